@@ -614,6 +614,29 @@ fn kinds_all_and_errors(fs: &[Finding]) -> (Kinds, Kinds) {
     (all, errors)
 }
 
+/// Whether `k`, a kind of error left after a rewrite, is one of the kinds in `before` (the
+/// errors before it). A `type-list` finding quotes the names of its list as written
+/// (`type-list: integer,Number`), so respelling a name in it quotes the list anew: judged by
+/// the same case (`type-list: string,integer`), it is the error the list had, not a new one
+/// (before, `["integer", "Number"]` could not be respelled and was refused as a union).
+fn known_kind(k: &(String, String), before: &Kinds) -> bool {
+    let list = crate::profile::rules::type_list::RULE.id;
+    before.contains_key(k)
+        || (k.0 == list
+            && list_case(&k.1).is_some()
+            && before
+                .keys()
+                .any(|b| b.0 == list && list_case(&b.1) == list_case(&k.1)))
+}
+
+/// The case that judges a `type-list` finding's parameter (`type-list: integer,Number` is
+/// judged by `type-list: string,integer`); `None` for another parameter.
+fn list_case(parameter: &str) -> Option<&'static str> {
+    let names = parameter.strip_prefix("type-list: ")?;
+    let names: Vec<Value> = names.split(',').map(|n| Value::String(n.into())).collect();
+    Some(crate::profile::rules::type_list::representative(&names))
+}
+
 /// A finding's kind: rule and feature, with a limit's measured value left out.
 fn kind(f: &Finding) -> (String, String) {
     let feature = match parse_parameter(&f.parameter) {
@@ -663,7 +686,7 @@ pub fn fix_finding_among(
         let (after_all, after_errors) = kinds_all_and_errors(&findings(&rewritten, profile));
         let gone = after_all.get(&target).copied().unwrap_or(0)
             < before_all.get(&target).copied().unwrap_or(0);
-        let new_error = after_errors.keys().any(|k| !before_errors.contains_key(k));
+        let new_error = after_errors.keys().any(|k| !known_kind(k, &before_errors));
         if gone && !new_error {
             return Ok((rewritten, c.changes));
         }
@@ -721,7 +744,7 @@ fn fix_all_of_kind(
     let after = kinds(&errors(&current, profile));
     let left = after.get(&target).copied().unwrap_or(0);
     let had = before.get(&target).copied().unwrap_or(0);
-    let clean = left + all.len() <= had && after.keys().all(|k| before.contains_key(k));
+    let clean = left + all.len() <= had && after.keys().all(|k| known_kind(k, before));
     clean.then(|| (current, made.into_iter().rev().flatten().collect()))
 }
 
@@ -1109,7 +1132,7 @@ fn repair_schema_object(
                     let gone = after.get(&target).copied().unwrap_or(0)
                         < before.get(&target).copied().unwrap_or(0);
                     let new_kinds: Vec<&(String, String)> =
-                        after.keys().filter(|k| !before.contains_key(*k)).collect();
+                        after.keys().filter(|k| !known_kind(k, &before)).collect();
                     if gone && new_kinds.is_empty() {
                         let all: Vec<&Finding> = errs
                             .iter()
@@ -1360,49 +1383,56 @@ fn left_of_the_input(written: &[Finding], introduced: &BTreeMap<String, usize>) 
 }
 
 /// Per feature, the warnings of `left` past those of `given` (both [`warnings_per_feature`]):
-/// those repair brought in. A limit's feature names the size measured (`schema-bytes-limit:
-/// 20126`), which any rewrite moves, so limits are counted by the limit alone: a size the
-/// input was already over is the input's (trial 73 D2: compile's strict form added 55 bytes
-/// to a schema of 20,071 and its warning was said "written by compile"), and the warnings
-/// of a limit past the input's count are those at sizes the input did not name.
+/// those repair brought in.
+///
+/// Some features' words move with any rewrite ([`counted_as`]): a limit's names the size
+/// measured (`schema-bytes-limit: 20126`), a `type-list`'s quotes its names (`type-list:
+/// String,null` respelled `string,null`). Such a warning counts as brought in only past the
+/// warnings of its class the tool as given had, so a size the input was already over, or a
+/// list whose name repair respelled, stays the input's (trial 73 D2: compile's strict form
+/// added 55 bytes to a schema of 20,071 and its warning was said "written by compile"; the
+/// input's lists were said "written by repair").
 fn past(
     left: &BTreeMap<String, usize>,
     given: &BTreeMap<String, usize>,
 ) -> BTreeMap<String, usize> {
-    use crate::profile::feature::{Param, parse_parameter};
-    let limit_of = |feature: &str| match parse_parameter(feature) {
-        Some(Param::Limit(l, _)) => Some(l),
-        _ => None,
+    let per_class = |m: &BTreeMap<String, usize>| {
+        let mut per: BTreeMap<String, usize> = BTreeMap::new();
+        for (feature, n) in m {
+            if let Some(class) = counted_as(feature) {
+                *per.entry(class).or_default() += n;
+            }
+        }
+        per
     };
-    let count = |per: &BTreeMap<String, usize>, l| -> usize {
-        per.iter()
-            .filter(|(f, _)| limit_of(f) == Some(l))
-            .map(|(_, &n)| n)
-            .sum()
-    };
-    let mut surplus: BTreeMap<_, usize> = BTreeMap::new();
+    let given_classes = per_class(given);
+    // What each class holds past the input's, handed out to its features in turn.
+    let mut surplus = per_class(left);
+    for (class, n) in &mut surplus {
+        *n = n.saturating_sub(given_classes.get(class).copied().unwrap_or(0));
+    }
     let mut past = BTreeMap::new();
     for (feature, &n) in left {
-        let n = match limit_of(feature) {
-            None => n.saturating_sub(given.get(feature).copied().unwrap_or(0)),
-            Some(l) => {
-                let left_over = surplus
-                    .entry(l)
-                    .or_insert_with(|| count(left, l).saturating_sub(count(given, l)));
-                let here = if given.contains_key(feature) {
-                    0
-                } else {
-                    n.min(*left_over)
-                };
-                *left_over -= here;
-                here
-            }
-        };
-        if n > 0 {
-            past.insert(feature.clone(), n);
+        let mut here = n.saturating_sub(given.get(feature).copied().unwrap_or(0));
+        if let Some(left_over) = counted_as(feature).and_then(|c| surplus.get_mut(&c)) {
+            here = here.min(*left_over);
+            *left_over -= here;
+        }
+        if here > 0 {
+            past.insert(feature.clone(), here);
         }
     }
     past
+}
+
+/// The class [`past`] counts a feature's warnings in, where its words move with a rewrite:
+/// a limit's family (its size left out) or the case that judges a `type-list`
+/// ([`list_case`]); `None` for any other feature, counted by its own words.
+fn counted_as(feature: &str) -> Option<String> {
+    match parse_parameter(feature) {
+        Some(Param::Limit(l, _)) => Some(l.family().to_string()),
+        _ => list_case(feature).map(|c| format!("type-list: {c}")),
+    }
 }
 
 /// Sets what a refused tool's report says is left from what is written for it: nothing (it

@@ -2177,11 +2177,30 @@ pub(super) fn meta_rule_for(pointer: &str, value: Option<&Value>) -> &'static st
             "keyword-unsupported"
         }
         Some(Value::String(t)) if rule == "type-invalid" => type_rule(t),
-        // A list of types (one named twice, or one that is no type) is `type-list`'s, as check
+        // A list refused for a name that is no standard type is refused for that name, which
+        // check reports as `type-invalid` at its place in the list ([`misspelt_in_list`]); a
+        // list of standard names is refused for naming one twice, `type-list`'s, as check
         // reports every non-empty list; an empty one allows no value, `type-invalid`'s.
-        Some(Value::Array(a)) if rule == "type-invalid" && !a.is_empty() => "type-list",
+        Some(v @ Value::Array(a)) if rule == "type-invalid" && !a.is_empty() => {
+            if misspelt_in_list(v).is_some() {
+                rule
+            } else {
+                "type-list"
+            }
+        }
         _ => rule,
     }
+}
+
+/// The index of the first name of the `type` list `v` that is not one of JSON Schema's types
+/// as the standard spells them (`0` in `["strng", "null"]`, also a name that is no string):
+/// where check's `type-invalid` finding is, so that a meta-schema refusal of the list is
+/// placed there. `None` for anything else.
+pub(super) fn misspelt_in_list(v: &Value) -> Option<usize> {
+    v.as_array()?.iter().position(|n| {
+        !n.as_str()
+            .is_some_and(crate::profile::rules::type_unsupported::is_standard)
+    })
 }
 
 /// The rule `check` reports for `type: t` (a string) that a provider refused: a standard type
@@ -2613,6 +2632,15 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             // The place found names the rule; the message's own words only when none is.
             if let Some(p) = pointer.as_deref() {
                 rule = Some(meta_rule_for(p, value(p)));
+            }
+            // A `type` list refused for a name in it is placed at that name, where check
+            // reports it (`/type/0`).
+            if rule == Some(crate::profile::rules::type_invalid::RULE.id)
+                && let Some(p) = pointer.as_mut()
+                && let Some(i) = value(p).and_then(misspelt_in_list)
+            {
+                p.push('/');
+                p.push_str(&i.to_string());
             }
             // The provider names none of the places, so each must be fixed before it accepts
             // the tool: the others are said, not left for the next rejection.
@@ -3242,7 +3270,14 @@ pub(super) fn meta_others_note<'p>(
     here: &str,
 ) -> Option<String> {
     let value = |p: &str| schema.and_then(|s| s.pointer(p));
-    let mut others = places.into_iter().filter(|p| p.as_str() != here);
+    // A place holding `here` (a `type` list, `here` a name in it) is the same refusal.
+    let holds_here = |p: &str| {
+        here.strip_prefix(p)
+            .is_some_and(|rest| rest.starts_with('/'))
+    };
+    let mut others = places
+        .into_iter()
+        .filter(|p| p.as_str() != here && !holds_here(p));
     let mut named: Vec<String> = others
         .by_ref()
         .take(MAX_OTHER_PLACES)

@@ -323,6 +323,39 @@ fn anthropic_invalid_schema_is_located_by_the_meta_schema() {
     );
 }
 
+/// A `type` list the meta-schema refuses for a name in it is explained at that name as
+/// `type-invalid`, where check reports it (before: at the list as `type-list`, whose fix
+/// unwraps the list); a list refused for naming a type twice stays `type-list`'s. The
+/// message is Anthropic's wording as the tests above quote it; the requests are synthetic.
+#[test]
+fn a_type_list_refused_for_a_name_in_it_is_placed_at_the_name() {
+    let text = "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+    let at = |ty: serde_json::Value| {
+        let request = json!({"tools": [{"name": "a", "input_schema": {
+            "type": "object", "properties": {"a": {"type": ty}}}}]});
+        let e = explain(Some(&request), text, None).remove(0);
+        assert!(
+            !e.notes.iter().any(|n| n.contains("also refuses")),
+            "{:?}",
+            e.notes
+        );
+        (e.pointer, e.rule)
+    };
+    let pair = |p: &str, r: &str| (Some(p.to_string()), Some(r.to_string()));
+    assert_eq!(
+        at(json!(["strng", "null"])),
+        pair("/properties/a/type/0", "type-invalid")
+    );
+    assert_eq!(
+        at(json!(["integer", 1])),
+        pair("/properties/a/type/1", "type-invalid")
+    );
+    assert_eq!(
+        at(json!(["string", "string"])),
+        pair("/properties/a/type", "type-list")
+    );
+}
+
 /// Anthropic names no place, so every place the meta-schema refuses must be fixed before the
 /// tool is taken: the ones besides the place explained are said too.
 #[test]

@@ -1376,6 +1376,30 @@ impl<'a, 'p> Cx<'a, 'p> {
             })
     }
 
+    /// Whether the walk made a warning (no evidence either way) about the current tool's
+    /// schema at keyword `key` of the subschema at `frame` or at an item of its value
+    /// (`/type/0` in a `type` list): a place another rule's error covers may still hold a
+    /// finding of its own that a rejection of the place settles. Always false in collect mode.
+    pub fn warning_within(&self, frame: u32, key: &str) -> bool {
+        let Mode::Check { out, .. } = &self.mode else {
+            return false;
+        };
+        out.records
+            .iter()
+            .rev()
+            .take_while(|r| r.tool_index == self.tool_index && !r.request)
+            .any(|r| {
+                if !matches!(r.slot, Slot::Unknown(_)) || r.subject != Subject::Schema {
+                    return false;
+                }
+                let at = out.text.get(r.pointer);
+                is_place(at, &self.frames, frame, Some(key))
+                    || at
+                        .rsplit_once('/')
+                        .is_some_and(|(holder, _)| is_place(holder, &self.frames, frame, Some(key)))
+            })
+    }
+
     /// The subschema at `frame` of the current tool's walk, if it holds one of the places of
     /// [`Stats::unproven_at`].
     pub fn unproven_node(&self, frame: u32) -> Option<&'a Value> {
@@ -1432,14 +1456,39 @@ impl<'a, 'p> Cx<'a, 'p> {
             index.refresh(records, text, tool_index);
             index.candidates(pointer)
         };
-        for i in candidates {
-            #[cfg(test)]
-            SETTLE_VISITS.with(|v| v.set(v.get() + 1));
-            let r = &mut records[i];
-            if r.subject != Subject::Schema || !related(text.get(r.pointer), pointer) {
+        let related_here: Vec<usize> = candidates
+            .into_iter()
+            .filter(|&i| {
+                #[cfg(test)]
+                SETTLE_VISITS.with(|v| v.set(v.get() + 1));
+                let r = &records[i];
+                r.subject == Subject::Schema && related(text.get(r.pointer), pointer)
+            })
+            .collect();
+        // A `type` list the meta-schema refuses for a name in it (`["strng", "null"]`) is
+        // refused for that name, which `type-invalid` reports at `/type/i`: every list of
+        // distinct standard names is valid, so the list's own warning (no evidence on lists)
+        // stays one, and repair respells the name rather than unwrapping the list.
+        let named_inside = |r: &Record| {
+            r.rule.id == rules::type_list::RULE.id
+                && related_here.iter().any(|&j| {
+                    let inner = text.get(records[j].pointer);
+                    let outer = text.get(r.pointer);
+                    inner.len() > outer.len()
+                        && inner.starts_with(outer)
+                        && inner.as_bytes()[outer.len()] == b'/'
+                })
+        };
+        let skipped: Vec<bool> = related_here
+            .iter()
+            .map(|&i| named_inside(&records[i]))
+            .collect();
+        for (i, skip) in related_here.iter().copied().zip(skipped) {
+            covered = true;
+            if skip {
                 continue;
             }
-            covered = true;
+            let r = &mut records[i];
             if let Slot::Unknown(i) = r.slot {
                 if r.parameter.is_none() && is_case(i) {
                     // The detail's shared parameter text goes with the old slot: keep it.

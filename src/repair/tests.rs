@@ -452,6 +452,81 @@ fn integer_beside_number_is_folded_into_number() {
     );
 }
 
+/// A name in another case inside a `type` list is respelled in place before the list is
+/// rewritten, said at its place in the list as check reports it (before: `["integer",
+/// "Number"]` was refused as "a union of types (integer, Number)", since respelling it
+/// quoted the list anew, a new kind of error to the loop; `["Integer", "null"]` was unwrapped
+/// first and its name respelled alone, said at `/type`).
+#[test]
+fn a_name_in_a_type_list_is_respelled_before_the_list_is_rewritten() {
+    let p = profile(&["type-list: string,null", "type-list: string,integer"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":["integer","Number"]},
+            "b":{"type":["Integer","null"]}},"required":["a","b"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"integer"}},
+            "required":["a"]})
+    );
+    let said: Vec<(&str, &str)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "/properties/a/type/1",
+                "wrote the type `Number` as `number`"
+            ),
+            (
+                "/properties/a/type",
+                "wrote `[integer, number]` as `type: number` (every integer is a number)"
+            ),
+            (
+                "/properties/b/type/0",
+                "wrote the type `Integer` as `integer`"
+            ),
+            (
+                "/properties/b/type",
+                "wrote `[integer, null]` as `integer` and made the argument optional"
+            ),
+        ]
+    );
+}
+
+/// Where lists are taken and a misspelt name makes the meta-schema refuse one, the name is
+/// respelled and the list kept (built-in `anthropic/messages`: it rejects what the 2020-12
+/// meta-schema refuses and has no evidence on lists; before, the list was unwrapped and the
+/// argument made optional for a null the target takes).
+#[test]
+fn a_list_the_target_takes_keeps_its_null_once_its_name_is_respelled() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get("anthropic/messages").unwrap());
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"b":{"type":["Integer","null"]}},"required":["b"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"b":{"type":["integer","null"]}},"required":["b"]})
+    );
+    assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+    assert_eq!(r.changes[0].pointer, "/properties/b/type/0");
+    assert!(r.changes[0].lost.is_none());
+    // The list's warning left is the input's list, respelled, not one repair wrote (before:
+    // "type-list: integer,null, written by repair").
+    assert!(r.introduced.is_empty(), "{:?}", r.introduced);
+    assert_eq!(r.left_as_written, ["type-list: integer,null"]);
+}
+
 /// An untyped branch of `anyOf`/`oneOf` takes the `type` beside that keyword (a name or a
 /// list), which already applies to it, before any type its own keywords would say; a branch
 /// with its own `type` is left alone, and check marks every such finding repairable (before:

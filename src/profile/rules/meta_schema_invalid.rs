@@ -24,8 +24,10 @@ pub const RULE: Rule = Rule {
              valid (the meta-schema judges each keyword apart from the others), so one error \
              does not hide another. Each meta-schema error is one finding at the place it \
              names; where another rule already reported an error there, inside it or at \
-             the keyword it is inside, it adds none, and a warning there becomes an error \
-             (under `portable` the example's `dependentRequired` is itself rejected, and that \
+             the keyword it is inside, it adds none, and a warning there becomes an error, \
+             but for a `type` list refused for a misspelt name in it, whose `type-list` \
+             warning stays one, the name's `type-invalid` becoming the error (under \
+             `portable` the example's `dependentRequired` is itself rejected, and that \
              `keyword-unsupported` error stands for this rule's).",
     features: "`structure: meta-schema-invalid`",
     // Reported under `anthropic/messages` too: a form no other rule knows (`{"p": "q"}` is
@@ -107,8 +109,10 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
                 (_, None) => continue,
             };
             let key = member.map(|(k, _)| k.as_str());
-            // Where the walk already gave an error, the meta-schema would add nothing.
-            if cx.error_at(frame, key) {
+            // Where the walk already gave an error, the meta-schema would add nothing, unless
+            // the walk also left a warning there it settles (`type: ["strng", "null"]`: the
+            // list rejected as a list, its misspelt name only warned of).
+            if cx.error_at(frame, key) && !key.is_some_and(|k| cx.warning_within(frame, k)) {
                 continue;
             }
             cx.write_place(&mut place, frame, key);
@@ -241,6 +245,44 @@ mod tests {
             1,
             "{f:#?}"
         );
+    }
+
+    /// A `type` list the meta-schema refuses for a misspelt name in it is refused for that
+    /// name: `type-invalid` at `/type/0` becomes the error, and the list's own finding stays
+    /// what the evidence on lists says (before: no finding about the name, and `type-list`
+    /// was the error, its fix to unwrap the list). Under `portable` the list is already an
+    /// error (Gemini takes no lists), and the name's warning still becomes one.
+    #[test]
+    fn a_misspelt_name_in_a_type_list_is_refused_not_the_list() {
+        use crate::check::Level::{Error, Warning};
+        let parameters = json!({"type": "object", "properties": {
+            "a": {"type": ["strng", "null"], "description": "x"}}});
+        let at = |f: &[crate::check::Finding]| {
+            let mut v: Vec<(String, String, crate::check::Level)> = f
+                .iter()
+                .map(|f| (f.pointer.clone(), f.rule.to_string(), f.level))
+                .collect();
+            v.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+            v
+        };
+        let t = |p: &str, r: &str, l| (p.to_string(), r.to_string(), l);
+        assert_eq!(
+            at(&under_anthropic(parameters.clone())),
+            [
+                t("/properties/a/type", "type-list", Warning),
+                t("/properties/a/type/0", "type-invalid", Error),
+            ]
+        );
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let portable =
+            crate::profile::CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
+        let f = check_under(&portable, &parameters);
+        let name: Vec<_> = f
+            .iter()
+            .filter(|f| f.pointer == "/properties/a/type/0")
+            .map(|f| (f.rule.as_str(), f.level))
+            .collect();
+        assert_eq!(name, [("type-invalid", Error)], "{f:#?}");
     }
 
     /// In a tool with another error, only the places the walk could not prove are judged,

@@ -9,7 +9,10 @@ pub const RULE: Rule = Rule {
              them, judged by its exact spelling (`dict`, `float`, `int`, `str`, `any`, \
              `tuple`, `enum`, `String`, `OBJECT`, `\"\"`, ...). A `type` that is neither a \
              string nor a list of types (an empty list among them) is spelled `not-a-string`. \
-             A standard type as spelled (`integer`, `array`, ...) is `type-unsupported`'s.",
+             Each name in a `type` list is judged as the same name alone, at its place in the \
+             list (`/type/0` for `[\"strng\", \"null\"]`; a name that is no string is \
+             `not-a-string`); the list itself is `type-list`'s. A standard type as spelled \
+             (`integer`, `array`, ...) is `type-unsupported`'s.",
     features: "`type-spelling: <spelling>` (every spelling but the standard types)",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
     example_target: None,
@@ -51,6 +54,15 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             };
             spelling_of(cx, n, t, spelling);
         }
+        // Each name in a list is judged as the same name alone is: the list itself is
+        // `type-list`'s, whatever its names say, and a misspelt name is this rule's (before,
+        // `["strng", "null"]` passed wherever lists are taken). A standard name as written is
+        // `type-unsupported`'s question, not a spelling.
+        Ty::List(list) => {
+            for (i, v) in list.iter().enumerate() {
+                item(cx, n, i, v);
+            }
+        }
         // `type: null` at the root is root-not-object's `root-shape: type-null`.
         Ty::Invalid(serde_json::Value::Null) if n.is_root() => {}
         Ty::Invalid(v) => {
@@ -74,6 +86,38 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         }
         _ => {}
     }
+}
+
+/// Reports the `i`-th name `v` of a `type` list, at `/type/i`, unless it is a standard type
+/// as the standard spells it: a string by its spelling, as [`spelling_of`] judges `type: v`,
+/// any other JSON value as `not-a-string` (JSON null as `null (JSON null)`). Not memoised
+/// as [`spelling_of`] is: its message names the list, not `type: "t"`.
+fn item(cx: &mut Cx<'_, '_>, n: &Node<'_>, i: usize, v: &serde_json::Value) {
+    let spelling = match v {
+        serde_json::Value::String(t) if super::type_unsupported::is_standard(t) => return,
+        serde_json::Value::String(t) if t.is_empty() => value::TYPE_EMPTY_STRING,
+        serde_json::Value::String(t) => t.as_str(),
+        serde_json::Value::Null => value::TYPE_JSON_NULL,
+        _ => value::TYPE_NOT_A_STRING,
+    };
+    cx.feature_written(
+        At::KeyIndex(n.frame, "type", i),
+        Feat::TypeSpelling(spelling),
+        n.placement,
+        |m| match v {
+            serde_json::Value::String(t) => {
+                m.push_str("`\"");
+                m.push_str(t);
+                m.push_str("\"` in the `type` list is not one of JSON Schema's types");
+            }
+            other => {
+                m.push_str("the `type` list holds a JSON ");
+                m.push_str(json_kind(other));
+                m.push_str(", not a type name");
+            }
+        },
+        |_| false,
+    )
 }
 
 /// Reports `type: t` (a string), judged as `type-spelling: spelling`, under the rule whose
@@ -122,5 +166,28 @@ mod tests {
         );
         // Root `type: null` is root-not-object's.
         assert!(seen(r, json!({"type":null,"properties":{}})).is_empty());
+    }
+
+    /// A name in a `type` list is judged as the same name alone, at its place in the list
+    /// (before: `["strng", "null"]` passed under every target that takes lists, while
+    /// `"strng"` was reported). Standard names, and a name given twice, are no spelling.
+    #[test]
+    fn a_name_in_a_type_list_is_judged_as_the_name_alone() {
+        let r = "type-invalid";
+        let s = json!({"type":"object","properties":{
+            "a":{"type":["strng","null"]}, "b":{"type":["integer","Number"]},
+            "c":{"type":["int"]}, "d":{"type":[1]}, "e":{"type":["",null]},
+            "f":{"type":["string","string"]}, "g":{"type":["string","null"]}}});
+        assert_eq!(
+            seen(r, s),
+            pairs(&[
+                ("/properties/a/type/0", "type-spelling: strng"),
+                ("/properties/b/type/1", "type-spelling: Number"),
+                ("/properties/c/type/0", "type-spelling: int"),
+                ("/properties/d/type/0", "type-spelling: not-a-string"),
+                ("/properties/e/type/0", "type-spelling: \"\""),
+                ("/properties/e/type/1", "type-spelling: null (JSON null)"),
+            ])
+        );
     }
 }

@@ -57,9 +57,15 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
             m.insert("type".into(), json!(std));
         }
     })?;
+    // A name in a list is said at its place in the list, where check reports it and compile
+    // says its own rewrite of it (`/type/0`).
+    let at = match index {
+        Some(i) => format!("{}/{i}", f_at(&node, "type")),
+        None => f_at(&node, "type"),
+    };
     out.push(Candidate::one(
         t,
-        &f_at(&node, "type"),
+        &at,
         &f.rule,
         format!("wrote the type `{written}` as `{std}`"),
         lost.map(|l| format!("`{written}` also said {l}")),

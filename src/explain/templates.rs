@@ -1109,6 +1109,16 @@ static O_BARE_TYPE: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?m)^[ \t]*(?:{CLIENT_PREFIX})*((?:'[^'\n]*'|"[^"\n]*"|\[[^\n]*\]|\{{[^\n]*\}}|None|True|False|-?[0-9][0-9.eE+-]*) is not of type '[^'\n]+'(?:, '[^'\n]+')*)\.?[ \t]*(?:\(request id[^\n]*)?$"#
     ))
 });
+/// [`O_BARE_TYPE`] for the other words of [`O_META_VALUE`] that name a value the meta-schema
+/// refuses (`'strng' is not one of ['array', ...]`, `[] should be non-empty`, `['a', 'a'] has
+/// non-unique elements`, `-1 is less than the minimum of 0`), read alone on their line as the
+/// same words after `Invalid schema for function 'f': ` are. Not `does not match`, which other
+/// messages end in too.
+static O_BARE_META_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r#"(?m)^[ \t]*(?:{CLIENT_PREFIX})*((?:'[^'\n]*'|"[^"\n]*"|\[[^\n]*\]|\{{[^\n]*\}}|None|True|False|-?[0-9][0-9.eE+-]*) (?:is not one of \[[^\n]*\]|should be non-empty|is too short|has non-unique elements|is less than (?:or equal to )?the minimum of -?[0-9][0-9.eE+-]*))\.?[ \t]*(?:\(request id[^\n]*)?$"#
+    ))
+});
 static O_PARAM: LazyLock<Regex> = LazyLock::new(|| re(r"param: (?:tool \S+, )?tools\[(\d+)\]"));
 /// A tool's name or description: `tools[N].function.name` in Chat Completions,
 /// `tools[N].name` in the Responses API (flat tools; `openai::check_tools`).
@@ -1399,7 +1409,10 @@ fn openai(text: &str) -> Vec<Raw> {
         }
     }
     if out.is_empty() {
-        for c in O_BARE_TYPE.captures_iter(text) {
+        let bare = O_BARE_TYPE
+            .captures_iter(text)
+            .chain(O_BARE_META_VALUE.captures_iter(text));
+        for c in bare {
             let what = words(&c[1]);
             let msg = c.get(1).map_or("", |m| m.as_str());
             if let Some(field) = format {
@@ -3529,6 +3542,7 @@ mod tests {
             &G_SDK_PATH,
             &O_BARE_CONTEXT,
             &O_BARE_TYPE,
+            &O_BARE_META_VALUE,
             &O_SCHEMA,
             &O_PARAM,
             &O_FIELD,

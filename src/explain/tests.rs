@@ -3538,6 +3538,50 @@ fn a_log_s_own_words_are_not_quoted_as_the_provider_s() {
     assert_eq!(unwrapped("a level\nretrying", true), "a level retrying");
 }
 
+/// Python jsonschema's other words for a value the meta-schema refuses are read alone on their
+/// line (as a client prints OpenAI's message without its `Invalid schema for function 'f': `)
+/// as they are with it: the same place and rule (before: only "is not of type" was read bare,
+/// these matched no template). The lines are synthetic, in the words the prefixed tests quote.
+#[test]
+fn other_meta_schema_words_are_read_alone_on_their_line() {
+    for (schema, line) in [
+        (
+            json!({"a": {"type": "strng"}}),
+            "'strng' is not one of ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']",
+        ),
+        (
+            json!({"a": {"type": ["strng", "null"]}}),
+            "'strng' is not one of ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']",
+        ),
+        (json!({"a": {"anyOf": []}}), "[] should be non-empty"),
+        (json!({"a": {"anyOf": []}}), "[] is too short"),
+        (
+            json!({"a": {"type": ["string", "string"]}}),
+            "['string', 'string'] has non-unique elements",
+        ),
+        (
+            json!({"a": {"type": "string", "maxLength": -1}}),
+            "-1 is less than the minimum of 0",
+        ),
+    ] {
+        let request = json!({"tools": [{"type": "function", "function": {"name": "f",
+            "parameters": {"type": "object", "properties": schema}}}]});
+        let read = |text: &str| {
+            let e = explain(Some(&request), text, None);
+            e.first().map(|e| (e.pointer.clone(), e.rule.clone()))
+        };
+        let prefixed = read(&format!("Invalid schema for function 'f': {line}"));
+        assert!(
+            prefixed
+                .as_ref()
+                .is_some_and(|(p, r)| p.is_some() && r.is_some()),
+            "{line}: {prefixed:?}"
+        );
+        assert_eq!(read(line), prefixed, "{line}");
+        assert_eq!(read(&format!("Error: {line}\n")), prefixed, "{line}");
+    }
+}
+
 /// An error whose lines end in `\r\n` matched no template where the same error with `\n`
 /// did (trial 41: OpenAI's bare meta-schema line, oai-meta-object-string in reports.yaml).
 /// `\r\n` now reads as `\n`, in the error as given and in a message decoded from its envelope.

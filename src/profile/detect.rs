@@ -1337,15 +1337,27 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// meta-schema refuses, [`Cx::meta_refusal`], is what the meta-schema pass would find
     /// anyway); always false in collect mode.
     pub fn tool_has_error(&self) -> bool {
-        let Mode::Check { out, profile } = &self.mode else {
+        let (Mode::Check { profile, .. }, Some((_, mut records))) =
+            (&self.mode, self.tool_records())
+        else {
             return false;
         };
         let meta = profile.meta_schema();
-        out.records
-            .iter()
-            .rev()
-            .take_while(|r| r.tool_index == self.tool_index && !r.request)
-            .any(|r| matches!(r.slot, Slot::Rejected(_)) && Some(r.slot) != meta)
+        records.any(|r| matches!(r.slot, Slot::Rejected(_)) && Some(r.slot) != meta)
+    }
+
+    /// The findings so far and, newest first, the records of those about the current tool
+    /// (not its request); `None` in collect mode.
+    fn tool_records(&self) -> Option<(&Findings, impl Iterator<Item = &Record> + '_)> {
+        let Mode::Check { out, .. } = &self.mode else {
+            return None;
+        };
+        let tool = self.tool_index;
+        let records = out.records.iter().rev();
+        Some((
+            &**out,
+            records.take_while(move |r| r.tool_index == tool && !r.request),
+        ))
     }
 
     /// Whether the walk already made an error finding about the current tool's schema at
@@ -1353,27 +1365,24 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// collect mode. The findings' places are matched token by token from their ends, without
     /// writing the place asked about: nearly every place asked about has such an error.
     pub fn error_at(&self, frame: u32, key: Option<&str>) -> bool {
-        let Mode::Check { out, .. } = &self.mode else {
+        let Some((out, mut records)) = self.tool_records() else {
             return false;
         };
-        out.records
-            .iter()
-            .rev()
-            .take_while(|r| r.tool_index == self.tool_index && !r.request)
-            .any(|r| {
-                matches!(r.slot, Slot::Rejected(_))
-                    && r.subject == Subject::Schema
-                    // Places and frames are one to one: a keyword of another subschema is
-                    // never a keyword of this one.
-                    && match (key, r.key_frame) {
-                        (Some(_), Record::NO_FRAME) | (None, _) => {
-                            is_place(out.text.get(r.pointer), &self.frames, frame, key)
-                        }
-                        // At a keyword of this subschema, whose place ends `/key` exactly
-                        // when it is that keyword (a token holds no `/`).
-                        (Some(key), f) => f == frame && strip_token(out.text.get(r.pointer), key).is_some(),
+        let at = |r: &Record| out.text.get(r.pointer);
+        records.any(|r| {
+            matches!(r.slot, Slot::Rejected(_))
+                && r.subject == Subject::Schema
+                // Places and frames are one to one: a keyword of another subschema is never
+                // a keyword of this one.
+                && match (key, r.key_frame) {
+                    (Some(_), Record::NO_FRAME) | (None, _) => {
+                        is_place(at(r), &self.frames, frame, key)
                     }
-            })
+                    // At a keyword of this subschema, whose place ends `/key` exactly when it
+                    // is that keyword (a token holds no `/`).
+                    (Some(key), f) => f == frame && strip_token(at(r), key).is_some(),
+                }
+        })
     }
 
     /// Whether the walk made a warning (no evidence either way) about the current tool's
@@ -1381,23 +1390,19 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// (`/type/0` in a `type` list): a place another rule's error covers may still hold a
     /// finding of its own that a rejection of the place settles. Always false in collect mode.
     pub fn warning_within(&self, frame: u32, key: &str) -> bool {
-        let Mode::Check { out, .. } = &self.mode else {
+        let Some((out, mut records)) = self.tool_records() else {
             return false;
         };
-        out.records
-            .iter()
-            .rev()
-            .take_while(|r| r.tool_index == self.tool_index && !r.request)
-            .any(|r| {
-                if !matches!(r.slot, Slot::Unknown(_)) || r.subject != Subject::Schema {
-                    return false;
-                }
-                let at = out.text.get(r.pointer);
-                is_place(at, &self.frames, frame, Some(key))
-                    || at
-                        .rsplit_once('/')
-                        .is_some_and(|(holder, _)| is_place(holder, &self.frames, frame, Some(key)))
-            })
+        records.any(|r| {
+            if !matches!(r.slot, Slot::Unknown(_)) || r.subject != Subject::Schema {
+                return false;
+            }
+            let at = out.text.get(r.pointer);
+            is_place(at, &self.frames, frame, Some(key))
+                || at
+                    .rsplit_once('/')
+                    .is_some_and(|(holder, _)| is_place(holder, &self.frames, frame, Some(key)))
+        })
     }
 
     /// The subschema at `frame` of the current tool's walk, if it holds one of the places of

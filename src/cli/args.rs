@@ -249,46 +249,26 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     // verdict there is the other keywords' alone, which must be said, never silent.
     // Pointers are into the file, as the schema's other places are.
     let unchecked: Vec<crate::args::UncheckedPattern> = match &sent {
-        Sent::Value(call) => compiled
-            .unchecked_patterns(call)
-            .into_iter()
-            .map(|mut u| {
-                u.schema_pointer = format!("{}{}", declared.pointer, u.schema_pointer);
-                u
-            })
-            .collect(),
+        Sent::Value(call) => in_file(compiled.unchecked_patterns(call), &declared.pointer, |u| {
+            &mut u.schema_pointer
+        }),
         _ => Vec::new(),
     };
     // Types written in another spelling (`str`, `STRING`), checked as the type they mean, as
     // `repair` and `compile` read them: said, never silent. Pointers are into the file.
-    let spellings: Vec<crate::args::TypeSpelling> = compiled
-        .type_spellings()
-        .into_iter()
-        .map(|mut t| {
-            t.pointer = format!("{}{}", declared.pointer, t.pointer);
-            t
-        })
-        .collect();
+    let spellings = in_file(compiled.type_spellings(), &declared.pointer, |t| {
+        &mut t.pointer
+    });
     // Count keywords written as Gemini's int64 strings, checked as their integers: said, never
     // silent. Pointers are into the file.
-    let int64_strings: Vec<crate::args::Int64String> = compiled
-        .int64_strings()
-        .into_iter()
-        .map(|mut i| {
-            i.pointer = format!("{}{}", declared.pointer, i.pointer);
-            i
-        })
-        .collect();
+    let int64_strings = in_file(compiled.int64_strings(), &declared.pointer, |i| {
+        &mut i.pointer
+    });
     // `minimum`/`maximum` written as Gemini's double strings, checked as their numbers: said,
     // never silent. Pointers are into the file.
-    let double_strings: Vec<crate::args::DoubleString> = compiled
-        .double_strings()
-        .into_iter()
-        .map(|mut d| {
-            d.pointer = format!("{}{}", declared.pointer, d.pointer);
-            d
-        })
-        .collect();
+    let double_strings = in_file(compiled.double_strings(), &declared.pointer, |d| {
+        &mut d.pointer
+    });
     // Numbers checked as another value than sent (big integers), and keys written twice
     // (checked with their last value): said, never silent.
     let (mut inexact, twice) = match &sent {
@@ -921,6 +901,15 @@ fn listed(names: &[&str]) -> String {
     }
 }
 
+/// `items` with each one's pointer into the schema (`pointer_of`) made a pointer into the
+/// file, below `prefix`, the schema's own place there.
+fn in_file<T>(mut items: Vec<T>, prefix: &str, pointer_of: fn(&mut T) -> &mut String) -> Vec<T> {
+    for item in &mut items {
+        let p = pointer_of(item);
+        p.insert_str(0, prefix);
+    }
+    items
+}
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1584,3 +1584,34 @@ fn a_file_name_that_is_not_utf8_is_read_by_every_command() {
         assert!(text.contains(said), "{args:?}: {text}");
     }
 }
+
+/// `--corpus-report` replaces its file through a temporary file renamed over it (trial 74 D1:
+/// it wrote in place, so a run killed between truncating and writing left an empty report,
+/// two runs at once could leave one's head and the other's tail, and a hard link to the
+/// report was written through). The other name of a hard link keeps the old text.
+#[test]
+fn the_corpus_report_replaces_its_file_rather_than_writing_into_it() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let report = dir.path().join("corpora.md");
+    let other = dir.path().join("linked.md");
+    std::fs::write(&report, "the old report\n").expect("written");
+    std::fs::hard_link(&report, &other).expect("a hard link");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "check",
+            "--profiles",
+            "tests/cli/check/profiles.json",
+            "--corpus-report",
+        ])
+        .arg(&report)
+        .arg("tests/cli/check/clean.json")
+        .output()
+        .expect("toolwire runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let new = std::fs::read_to_string(&report).expect("the report");
+    assert!(new.contains("clean.json"), "{new}");
+    assert_eq!(
+        std::fs::read_to_string(&other).expect("the link"),
+        "the old report\n"
+    );
+}

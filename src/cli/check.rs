@@ -491,7 +491,9 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                     args.profiles.as_deref(),
                     &args.ignore,
                 );
-                std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
+                // A run killed mid-write, or two runs at once, leave the old report or a
+                // whole new one, never a torn or emptied one (trial 74 D1).
+                crate::cli::repair::write_atomically(out, &md)?;
             } else {
                 // Counts over the files read would read as the whole corpus (a committed
                 // reports/corpora.md shrunk by one mistyped path), so the old file is kept.

@@ -617,6 +617,7 @@ pub fn not_taken_notes(
     let mut note = |text: String| {
         notes.push(ReadingNote {
             line,
+            lines: Vec::new(),
             pointer: None,
             text: crate::report::escape_inline(&text).into_owned(),
             fails: false,
@@ -668,6 +669,7 @@ pub fn unsent_notes(
         unsent = true;
         notes.push(ReadingNote {
             line,
+            lines: Vec::new(),
             pointer: None,
             text: format!(
                 "{at}the request holds no tool {target} takes: nothing would be sent, and `compile \
@@ -832,6 +834,12 @@ pub struct FileSummary {
     pub unsent: usize,
 }
 
+/// How many lines of a note about several JSON Lines lines ([`ReadingNote::lines`]) SARIF and
+/// `--format github` place it on: as many as the bad lines a file reports one by one
+/// ([`crate::input::BAD_LINES_SHOWN`]), so that a file of empty tool lists does not grow the
+/// report without bound; `--format json`'s `empty_lines` lists them all.
+pub const NOTE_LINES_PLACED: usize = crate::input::BAD_LINES_SHOWN;
+
 /// One note on reading a file ([`FileSummary::notes`]): keys written twice, numbers read as
 /// another value, JSON Lines lines with no tool, built-in tools only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -839,6 +847,11 @@ pub struct ReadingNote {
     /// The JSON Lines line (1-based) it is about, when it is about one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// Every JSON Lines line (1-based) it is about, when it is about several (the lines that
+    /// hold no tool): SARIF places it on each and `--format github` annotates each, the
+    /// first [`NOTE_LINES_PLACED`] of them, where its text lists only the first ten.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<usize>,
     /// RFC 6901 JSON Pointer of the place in the document (a JSON Lines line's document),
     /// when it is about one: SARIF locates it in the file as it locates a finding.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -190,6 +190,7 @@ fn reading_notes(
 ) -> Vec<ReadingNote> {
     let note = |line: Option<usize>, pointer: Option<&str>, text: String| ReadingNote {
         line,
+        lines: Vec::new(),
         pointer: pointer.map(str::to_string),
         text,
         fails: false,
@@ -202,14 +203,17 @@ fn reading_notes(
             "only built-in tools, which carry no schema: nothing to check".to_string(),
         ));
     }
-    // A note about one JSON Lines line carries it: an annotation shows on that line.
-    let one_line = match empty_lines {
-        [line] => Some(*line),
-        _ => None,
-    };
-    notes.extend(
-        empty_lines_note(empty_lines, "nothing there to check").map(|t| note(one_line, None, t)),
-    );
+    // A note about JSON Lines lines carries them: an annotation shows on each (trial 74 D2:
+    // one about several lines was placed on none, and its text names only ten).
+    notes.extend(empty_lines_note(empty_lines, "nothing there to check").map(
+        |t| match empty_lines {
+            [line] => note(Some(*line), None, t),
+            many => ReadingNote {
+                lines: many.to_vec(),
+                ..note(None, None, t)
+            },
+        },
+    ));
     notes.extend(
         duplicate_keys
             .iter()
@@ -245,11 +249,13 @@ fn say_notes(file: &std::path::Path, format: OutputFormat, notes: &[ReadingNote]
         let file = file.display().to_string();
         // Placed as SARIF places them (before: the line of a JSON Lines file only).
         let sites = crate::report::sarif::note_sites(&file, notes);
-        for (n, site) in notes.iter().zip(sites) {
-            emit(&format!(
-                "{}\n",
-                crate::report::github::reading_note(&file, site, &n.text, n.fails)
-            ))?;
+        for (n, sites) in notes.iter().zip(sites) {
+            for site in sites {
+                emit(&format!(
+                    "{}\n",
+                    crate::report::github::reading_note(&file, site, &n.text, n.fails)
+                ))?;
+            }
         }
     } else {
         // Named as errors name it, so that every line about one input reads alike.

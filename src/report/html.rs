@@ -253,6 +253,7 @@ mod tests {
             "input_schema": {"type": "object", "properties": {}}}]));
         r.files[0].notes.push(crate::check::ReadingNote {
             line: None,
+            lines: Vec::new(),
             pointer: Some("/0".into()),
             text: "at /0: the key `<description>` is written more than once".into(),
             fails: false,

@@ -221,27 +221,35 @@ fn reading_notifications(file: &crate::check::FileSummary) -> Vec<Value> {
     file.notes
         .iter()
         .zip(sites)
-        .map(|(n, (line, column))| {
-            let mut physical = json!({"artifactLocation": artifact(&file.file)});
-            if let Some(region) = region(line, column) {
-                physical["region"] = region;
-            }
+        .map(|(n, sites)| {
+            let locations: Vec<Value> = sites
+                .into_iter()
+                .map(|(line, column)| {
+                    let mut physical = json!({"artifactLocation": artifact(&file.file)});
+                    if let Some(region) = region(line, column) {
+                        physical["region"] = region;
+                    }
+                    json!({"physicalLocation": physical})
+                })
+                .collect();
             json!({
                 "level": if n.fails { "error" } else { "note" },
                 "message": {"text": super::escape_output(&n.text)},
-                "locations": [{"physicalLocation": physical}],
+                "locations": locations,
             })
         })
         .collect()
 }
 
-/// The (line, column) of each of `file`'s notes on reading, placed as a finding is: its
-/// pointer located in the file's text (within its JSON Lines line), else only the line.
-/// The file is read again only when a note has a pointer (never standard input, read once).
+/// The (line, column) sites of each of `file`'s notes on reading, placed as a finding is: its
+/// pointer located in the file's text (within its JSON Lines line), else only the line; a
+/// note about several lines ([`crate::check::ReadingNote::lines`]) has a site on each of the
+/// first [`crate::check::NOTE_LINES_PLACED`], any other one site. The file is read again
+/// only when a note has a pointer (never standard input, read once).
 pub fn note_sites(
     file: &str,
     notes: &[crate::check::ReadingNote],
-) -> Vec<(Option<usize>, Option<usize>)> {
+) -> Vec<Vec<(Option<usize>, Option<usize>)>> {
     let locator = (file != super::STDIN && notes.iter().any(|n| n.pointer.is_some()))
         .then(|| {
             crate::json::read_capped(std::path::Path::new(file), crate::input::LIMITS)
@@ -252,12 +260,18 @@ pub fn note_sites(
         .flatten();
     notes
         .iter()
-        .map(|n| match (&locator, n.line, n.pointer.as_deref()) {
-            (Some(t), Some(l), Some(p)) => (Some(l), t.locate_in_line(l, p)),
-            (Some(t), None, Some(p)) => t
-                .locate(p)
-                .map_or((None, None), |(l, c)| (Some(l), Some(c))),
-            (_, l, _) => (l, None),
+        .map(|n| {
+            if !n.lines.is_empty() {
+                let placed = n.lines.iter().take(crate::check::NOTE_LINES_PLACED);
+                return placed.map(|&l| (Some(l), None)).collect();
+            }
+            vec![match (&locator, n.line, n.pointer.as_deref()) {
+                (Some(t), Some(l), Some(p)) => (Some(l), t.locate_in_line(l, p)),
+                (Some(t), None, Some(p)) => t
+                    .locate(p)
+                    .map_or((None, None), |(l, c)| (Some(l), Some(c))),
+                (_, l, _) => (l, None),
+            }]
         })
         .collect()
 }
@@ -775,6 +789,33 @@ mod tests {
             subject: crate::check::Subject::Schema,
             evidence: None,
         }
+    }
+
+    /// A note about several JSON Lines lines (those that hold no tool) is placed on each, up
+    /// to [`crate::check::NOTE_LINES_PLACED`] (trial 74 D2: it was placed on none); a note
+    /// about one line, or none, keeps one site.
+    #[test]
+    fn a_note_about_several_lines_is_placed_on_each() {
+        let note = |line, lines: Vec<usize>| crate::check::ReadingNote {
+            line,
+            lines,
+            pointer: None,
+            text: "hold no tools".into(),
+            fails: false,
+        };
+        let many: Vec<usize> = (1..=250).map(|i| 2 * i).collect();
+        let sites = note_sites(
+            "a.jsonl",
+            &[
+                note(None, vec![2, 7]),
+                note(Some(4), vec![]),
+                note(None, many),
+            ],
+        );
+        assert_eq!(sites[0], [(Some(2), None), (Some(7), None)]);
+        assert_eq!(sites[1], [(Some(4), None)]);
+        assert_eq!(sites[2].len(), crate::check::NOTE_LINES_PLACED);
+        assert_eq!(sites[2].last(), Some(&(Some(200), None)));
     }
 
     #[test]

@@ -482,6 +482,29 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
             "a cell with `verbatim: false` needs a `note` saying what its quote is instead".into(),
         );
     }
+    // A report of a rejection that also says what was accepted (the fix that worked, the
+    // same schema on another field) keeps the rejection as its quote: an accepted cell that
+    // showed it would cite a refusal of another schema as the provider's answer to this one
+    // (trial 75 D2).
+    // (An inferred cell says its verdict is read out of those words, and is shown so.)
+    let rejection = matches!(e.outcome.as_str(), "rejected" | "client-side-rejected")
+        || e.cells.iter().any(|c| c.verdict == Verdict::Rejected);
+    if e.kind == EvidenceKind::Report
+        && rejection
+        && e.verbatim
+        && let Some(j) = e.cells.iter().position(|c| {
+            c.verdict == Verdict::Accepted && c.quote.is_none() && c.verbatim && !c.inferred
+        })
+    {
+        return bad(
+            format!("/cells/{j}"),
+            "an accepted cell of a report of a rejection would show the rejection as the \
+             provider's answer to it: give the cell its own `quote` (the provider's words that \
+             accept it), `inferred: true` when its verdict is read out of the rejection's words, \
+             or `verbatim: false` with a `note` saying where the acceptance comes from"
+                .into(),
+        );
+    }
     // An undated entry has no day to call the day it was read.
     if e.date_read && e.date.is_empty() {
         return bad(
@@ -1492,6 +1515,54 @@ mod tests {
         assert_eq!(it.kind.as_str(), "secondary");
     }
 
+    /// A report of a rejection that says what was accepted keeps the rejection as its quote:
+    /// an accepted cell without a quote of its own would cite that refusal as the provider's
+    /// answer to it (trial 75 D2: six cells did, none marked), so it loads only with its own
+    /// quote, `inferred: true`, or `verbatim: false` (shown `not verbatim`).
+    #[test]
+    fn an_accepted_cell_of_a_rejection_report_needs_words_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let head = |outcome: &str| {
+            format!(
+                "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2026-11-30'\n  \
+                 quote: 'Unknown name \"const\"'\n  outcome: {outcome}\n  cells:\n  \
+                 - targets: [openai/chat]\n    features: ['keyword-allowed: const']\n    \
+                 verdict: rejected\n  - targets: [openai/chat]\n    features: ['keyword-allowed: enum']\n    \
+                 verdict: accepted\n"
+            )
+        };
+        for outcome in ["rejected", "accepted"] {
+            write(&head(outcome));
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(
+                err.contains("at /0/cells/1: r1: an accepted cell of a report of a rejection"),
+                "{err}"
+            );
+        }
+        for own in [
+            "    quote: enum is fine\n",
+            "    inferred: true\n    note: read out of the path\n",
+            "    verbatim: false\n    note: the reporter says the fix works\n",
+        ] {
+            write(&format!("{}{own}", head("rejected")));
+            let docs = Documents::load(dir.path()).unwrap();
+            let e = docs.entries().next().unwrap();
+            let c = &e.cells[1];
+            let it = item(
+                e,
+                c.verdict,
+                None,
+                c.quote.as_ref(),
+                None,
+                String::new(),
+                c.verbatim,
+            );
+            // Only the cell that keeps the rejection's words says they are not its answer.
+            assert_eq!(it.not_verbatim, c.quote.is_none() && !c.inferred, "{own}");
+        }
+    }
+
     /// A quote is the source's own words: one that says it is a summary (as the quotes
     /// standing in for pages the project had only read about once did) is refused wherever
     /// it is, the entry's, a cell's or a rule's.
@@ -1845,6 +1916,13 @@ mod whole_tool_tests {
              tool_note: '{tool_note}'\n  notes: n\n  cells:\n  - targets: [xai/chat]\n    \
              features: ['keyword-allowed: const']\n    placement: nested\n    verdict: {verdict}\n"
         );
+        // An accepted cell of a report of a rejection has words of its own.
+        let own = if verdict == "accepted" && outcome == "rejected" {
+            "    quote: the const works\n"
+        } else {
+            ""
+        };
+        let text = format!("{text}{own}");
         std::fs::write(dir.path().join("a.yaml"), text).unwrap();
         Documents::load(dir.path()).unwrap()
     }

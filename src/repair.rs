@@ -919,6 +919,18 @@ fn refused_outright(tool: &Tool, index: usize, refusal: Refusal, kept: Tool) -> 
     }
 }
 
+/// Why repair refuses a tool whose parameters schema is `schema` before rewriting any of it,
+/// in `ref-expansion-exceeded`'s words: past toolwire's own caps (one `args` refuses, or
+/// more subschemas than check reads); `None` within them. Its values bound its subschemas,
+/// and only a schema with that many values is measured.
+pub(crate) fn past_the_caps(schema: &Value) -> Option<String> {
+    if crate::json::value_count(schema) <= crate::args::MAX_EXPANDED {
+        return None;
+    }
+    let truncated = crate::schema::count(schema).truncated;
+    crate::profile::rules::ref_expansion_exceeded::past_cap(schema, truncated)
+}
+
 /// [`repair_tool`] for a tool whose parameters schema is an object or absent.
 fn repair_schema_object(
     tool: &Tool,
@@ -947,15 +959,7 @@ fn repair_schema_object(
     // A schema past toolwire's own caps (one `args` refuses, or more subschemas than check
     // reads) stays refused whatever is rewritten: say so before rewriting any of it. Its
     // values bound its subschemas, and only a schema with that many values is measured.
-    if let Some(reason) = tool
-        .parameters
-        .as_ref()
-        .filter(|p| crate::json::value_count(p) > crate::args::MAX_EXPANDED)
-        .and_then(|p| {
-            let truncated = crate::schema::walk(p).truncated;
-            crate::profile::rules::ref_expansion_exceeded::past_cap(p, truncated)
-        })
-    {
+    if let Some(reason) = tool.parameters.as_ref().and_then(past_the_caps) {
         let refusal = Refusal {
             pointer: String::new(),
             rule: crate::profile::rules::ref_expansion_exceeded::RULE

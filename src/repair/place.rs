@@ -135,10 +135,8 @@ pub fn name_as_given(r: &mut super::ToolRepair, original: &Value, made: &Value) 
 /// Whether some subschema of `schema` holds a `$ref`: only then can repair's places (in a
 /// copy with what references reach inlined) differ from the places as written.
 pub fn has_ref(schema: &Value) -> bool {
-    crate::schema::walk(schema)
-        .nodes
-        .iter()
-        .any(|n| n.value.get("$ref").is_some())
+    // Counted, not walked: compile asks it of every tool, megabytes of schema among them.
+    crate::schema::count(schema).refers
 }
 
 /// The place in `original` (the schema as the user wrote it; for compile, the canonical one,

@@ -240,6 +240,75 @@ fn keyword_name(k: &str, set: &[&'static str]) -> Option<&'static str> {
     set.iter().copied().find(|s| *s == k)
 }
 
+/// What [`count`] finds of a schema: the subschemas [`walk`] would list, without their
+/// pointers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Count {
+    /// Subschemas visited, the root among them: `walk(root).nodes.len()` (at most
+    /// [`MAX_NODES`]).
+    pub nodes: usize,
+    /// The cap cut the walk short, as [`Walk::truncated`].
+    pub truncated: bool,
+    /// Of `nodes`, those at or below a member of the root's `$defs` or `definitions`.
+    pub in_root_definitions: usize,
+    /// Some subschema visited is an object holding `$ref` (whatever its value).
+    pub refers: bool,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Subschemas [`walk_from`] listed, for tests that a measure needs no pointers.
+    pub(crate) static WALKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts the subschemas [`walk`] lists, in the same order and under the same cap, without
+/// making a pointer or a node for each: a schema past toolwire's own caps (hundreds of
+/// thousands of subschemas, megabytes) is measured in time and memory of one pass over its
+/// values, where a walk allocated a pointer per subschema first.
+pub fn count(root: &Value) -> Count {
+    let mut c = Count::default();
+    // (subschema, whether it lies in the root's definitions)
+    let mut stack: Vec<(&Value, bool)> = vec![(root, false)];
+    while let Some((value, in_defs)) = stack.pop() {
+        if c.nodes >= MAX_NODES {
+            c.truncated = true;
+            break;
+        }
+        c.nodes += 1;
+        c.in_root_definitions += usize::from(in_defs);
+        let Some(obj) = value.as_object() else {
+            continue;
+        };
+        c.refers |= obj.contains_key("$ref");
+        let start = stack.len();
+        let root = std::ptr::eq(value, root);
+        for (k, v) in obj {
+            let below = in_defs || (root && (k == "$defs" || k == "definitions"));
+            if keyword_name(k, MAP_OF_SCHEMAS).is_some() {
+                if let Some(map) = v.as_object() {
+                    stack.extend(map.values().map(|sub| (sub, below)));
+                }
+            } else if keyword_name(k, ONE_SCHEMA).is_some() {
+                stack.push((v, below));
+            } else if keyword_name(k, LIST_OF_SCHEMAS).is_some() {
+                if let Some(list) = v.as_array() {
+                    stack.extend(list.iter().map(|sub| (sub, below)));
+                }
+            } else if k == "dependencies" {
+                stack.extend(schema_dependencies(v).map(|(_, sub)| (sub, below)));
+            } else if k == "items" {
+                match v {
+                    Value::Array(list) => stack.extend(list.iter().map(|sub| (sub, below))),
+                    _ => stack.push((v, below)),
+                }
+            }
+        }
+        // As the walk does: the children pop in document order.
+        stack[start..].reverse();
+    }
+    c
+}
+
 /// Lists every subschema of `root` (including `root`), depth-first in document order.
 pub fn walk(root: &Value) -> Walk<'_> {
     walk_from(root, "")
@@ -336,6 +405,8 @@ pub fn walk_from<'a>(root: &'a Value, base: &str) -> Walk<'a> {
                 }
             }
         }
+        #[cfg(test)]
+        WALKED.with(|w| w.set(w.get() + 1));
         nodes.push(node);
         // Reverse so that the stack pops children in document order.
         stack.extend(children.into_iter().rev());
@@ -804,6 +875,64 @@ mod tests {
         assert!(
             matches!(&w.nodes[1].via, Via::Member { keyword: "dependencies", name } if name == "b")
         );
+    }
+
+    /// Schemas of every shape the walk reaches into, for [`count`] against [`walk`].
+    fn shapes() -> Vec<Value> {
+        let wide = |n: usize| {
+            let props: Map<String, Value> = (0..n).map(|i| (format!("p{i}"), json!({}))).collect();
+            json!({"$defs": {"d": {"not": {}}}, "properties": props, "items": {"anyOf": [{}, true]}})
+        };
+        vec![
+            json!(true),
+            json!(null),
+            json!({}),
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}, "$defs": {}},
+                "$defs": {"a": {"anyOf": [{"type": "string"}, {"items": [{}, {"not": {}}]}]}},
+                "definitions": {"b": {"properties": {"c": {}}}},
+                "dependencies": {"x": ["y"], "z": {"if": {}, "then": false}},
+                "patternProperties": {"^a": {"prefixItems": [{}, {"$defs": {"e": {}}}]}},
+                "description": {"properties": {"not": "a schema"}}}),
+            wide(MAX_NODES - 3),
+            wide(MAX_NODES - 2),
+            wide(MAX_NODES + 5),
+        ]
+    }
+
+    #[test]
+    fn count_finds_what_walk_lists_without_a_pointer() {
+        for s in shapes() {
+            let w = walk(&s);
+            let before = WALKED.with(|w| w.get());
+            let c = count(&s);
+            assert_eq!(WALKED.with(|w| w.get()), before, "count made no node");
+            let defs = w
+                .nodes
+                .iter()
+                .filter(|n| {
+                    n.pointer.starts_with("/$defs/") || n.pointer.starts_with("/definitions/")
+                })
+                .count();
+            let refers = w
+                .nodes
+                .iter()
+                .any(|n| n.object().is_some_and(|o| o.contains_key("$ref")));
+            assert_eq!(
+                c,
+                Count {
+                    nodes: w.nodes.len(),
+                    truncated: w.truncated,
+                    in_root_definitions: defs,
+                    refers,
+                },
+                "{}",
+                serde_json::to_string(&s)
+                    .unwrap_or_default()
+                    .chars()
+                    .take(200)
+                    .collect::<String>()
+            );
+        }
     }
 
     #[test]

@@ -741,6 +741,23 @@ pub fn cycle(reference: &str, c: &[String]) -> String {
 /// followed with an explicit stack, so a chain of 100,000 definitions costs no recursion.
 /// Remote and dangling references count nothing: they are reported where they are met.
 pub fn expanded_size(root: &Value, cap: usize) -> usize {
+    expanded_size_counted(root, cap, &super::count(root))
+}
+
+/// [`expanded_size`] of `root` whose [`super::count`] is `counted`: a schema without a `$ref`
+/// is its count as written, its root's definitions left out (nothing references them), read
+/// off the count with no pointer made; only a schema with references is walked target by
+/// target.
+pub(crate) fn expanded_size_counted(root: &Value, cap: usize, counted: &super::Count) -> usize {
+    if !counted.refers {
+        return (counted.nodes - counted.in_root_definitions).min(cap + 1);
+    }
+    expanded_size_walked(root, cap)
+}
+
+/// [`expanded_size`] by walking each target a reference names, with no count first: for a
+/// schema known to be small as written, whose references alone can take it past `cap`.
+pub(crate) fn expanded_size_walked(root: &Value, cap: usize) -> usize {
     let _declarations = indexed(root);
     /// A target's own subschemas and the targets its references name.
     struct Target {
@@ -856,6 +873,37 @@ mod tests {
     use super::fixtures::{chain, laughs};
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_schema_without_references_is_measured_by_its_count_as_the_walk_measured_it() {
+        // Nested `anyOf`s (the shape of trial 73 D4, smaller), with definitions no reference
+        // reaches at the root and a `$defs` deeper down, which counts.
+        fn tree(depth: usize) -> Value {
+            if depth == 0 {
+                return json!({"type": "object", "properties": {"k": {"type": "string"}}});
+            }
+            json!({"anyOf": [tree(depth - 1), tree(depth - 1), tree(depth - 1)]})
+        }
+        let mut s = json!({"type": "object", "properties": {"v": tree(6), "w": {"$defs": {"x": {}}}},
+            "$defs": {"unused": {"anyOf": [{}, {}]}}, "definitions": {"old": {}}});
+        for cap in [10, 1000, 3000, 100_000] {
+            let before = crate::schema::WALKED.with(|w| w.get());
+            let fast = expanded_size(&s, cap);
+            assert_eq!(
+                crate::schema::WALKED.with(|w| w.get()),
+                before,
+                "no walk at {cap}"
+            );
+            assert_eq!(fast, expanded_size_walked(&s, cap), "cap {cap}");
+        }
+        // 3^6 leaves of 2 subschemas each, the 364 branches above them, the root, `w` and `x`.
+        assert_eq!(expanded_size(&s, 100_000), 2 * 729 + 364 + 3);
+        // One reference, anywhere (even in a definition nothing reaches), takes the walk.
+        s["$defs"]["unused"]["$ref"] = json!("#/$defs/old");
+        let before = crate::schema::WALKED.with(|w| w.get());
+        assert_eq!(expanded_size(&s, 100_000), 2 * 729 + 364 + 3);
+        assert!(crate::schema::WALKED.with(|w| w.get()) > before);
+    }
 
     #[test]
     fn expanded_size_counts_each_reference_as_its_target_and_stays_capped() {

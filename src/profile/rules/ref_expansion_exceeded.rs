@@ -48,6 +48,14 @@ fn after<'a>(cx: &mut Cx<'a, '_>, _t: &ToolRef<'a>, s: &Stats) {
     if !(s.truncated || s.refers || s.compact_bytes > 2 * MAX_EXPANDED) {
         return;
     }
+    // A schema that short within the walk holds at most the cap as written, so only its
+    // references can take it past: measured by them alone, with no count of it first (the
+    // tools of a corpus that refer pay what they paid before counting came in).
+    if !(s.truncated || s.compact_bytes > 2 * MAX_EXPANDED)
+        && crate::schema::refs::expanded_size_walked(root, MAX_EXPANDED) <= MAX_EXPANDED
+    {
+        return;
+    }
     if let Some(problem) = past_cap(root, s.truncated) {
         cx.own_cap(At::Pointer(""), |m| m.push_str(&problem));
     }
@@ -60,19 +68,22 @@ fn after<'a>(cx: &mut Cx<'a, '_>, _t: &ToolRef<'a>, s: &Stats) {
 /// past [`crate::schema::MAX_NODES`] subschemas, so that nothing past them was checked, which
 /// holds even for a schema `args` takes (definitions no reference reaches).
 pub(crate) fn past_cap(root: &serde_json::Value, truncated: bool) -> Option<String> {
-    let expands = crate::schema::refs::expanded_size(root, MAX_EXPANDED) > MAX_EXPANDED;
+    // One count serves both measures: what the schema expands to and what it holds as
+    // written (a walk made a pointer for each subschema, twice, before the cap was known).
+    let written = crate::schema::count(root);
+    let expands =
+        crate::schema::refs::expanded_size_counted(root, MAX_EXPANDED, &written) > MAX_EXPANDED;
     if !expands && !truncated {
         return None;
     }
     let mut m = String::new();
     if expands {
-        let written = crate::schema::walk(root);
-        if written.truncated || written.nodes.len() > MAX_EXPANDED {
+        if written.truncated || written.nodes > MAX_EXPANDED {
             m = format!(
                 "the schema has {}{} subschemas as written, past the {MAX_EXPANDED} `toolwire \
                  args` checks calls within, so `args` refuses every call to this tool",
                 if written.truncated { "more than " } else { "" },
-                written.nodes.len()
+                written.nodes
             );
         } else {
             m = format!(
@@ -209,6 +220,26 @@ pub(crate) mod tests {
             !f[0].message.contains("check reads only"),
             "{}",
             f[0].message
+        );
+    }
+
+    #[test]
+    fn a_schema_past_the_cap_as_written_is_refused_without_a_walk() {
+        // Trial 73 D4: the refusal of a schema past the cap was decided after two walks that
+        // each made a pointer per subschema (175,782 of them), seconds and hundreds of MB
+        // before a count gave the same words. Counted now, the words are those of the walk.
+        let over = wide(MAX_EXPANDED + 10);
+        let before = crate::schema::WALKED.with(|w| w.get());
+        let words = super::past_cap(&over, false).expect("past the cap");
+        assert_eq!(crate::schema::WALKED.with(|w| w.get()), before, "no walk");
+        let written = crate::schema::walk(&over).nodes.len();
+        assert_eq!(written, MAX_EXPANDED + 12);
+        assert_eq!(
+            words,
+            format!(
+                "the schema has {written} subschemas as written, past the {MAX_EXPANDED} \
+                 `toolwire args` checks calls within, so `args` refuses every call to this tool"
+            )
         );
     }
 

@@ -1609,12 +1609,20 @@ pub fn check_tools(tools: &[ToolRef<'_>], profile: &CompiledProfile) -> Vec<Find
     out
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Tools [`check_tools`] checked, for tests of the work a command skips.
+    pub(crate) static TOOLS_CHECKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// [`check_tools`] for tools known to be within the nesting cap (repair's own, checked at its
 /// entry): no walk to measure them.
 pub(crate) fn check_tools_within_cap(
     tools: &[ToolRef<'_>],
     profile: &CompiledProfile,
 ) -> Vec<Finding> {
+    #[cfg(test)]
+    TOOLS_CHECKED.with(|n| n.set(n.get() + tools.len()));
     let mut out = Vec::new();
     detect::check_request(tools, profile, &mut out);
     out

@@ -282,10 +282,20 @@ fn compile_once(
     if let Some(refused) = refused_for_tool_count(&tools, &slots, &outcomes, &builtins, check) {
         return Ok(refused);
     }
+    // A tool past toolwire's own caps as given, whose canonical form holds the same
+    // subschemas (an object root without definitions for compile to drop), is one repair
+    // refuses before rewriting any of it, and a refused tool's report reads no warning as
+    // given ([`left_as_compiled`]): such a tool is not checked for them (trial 73 D4: a check
+    // of 175,782 subschemas, its warnings dropped, before a refusal a count decides).
+    let past_the_caps: Vec<bool> = tools.iter().map(past_the_caps_as_canonical).collect();
     // The warnings of each tool as given, which those compile brings in are told from.
     let given_warnings: Vec<BTreeMap<String, usize>> = tools
         .iter()
-        .map(|t| {
+        .zip(&past_the_caps)
+        .map(|(t, &past)| {
+            if past {
+                return BTreeMap::new();
+            }
             let check = |t: &Tool| crate::check::check_tools(&[t.as_ref(0)], profile);
             repair::warnings_as_given(t, &check(t), check)
         })
@@ -320,6 +330,13 @@ fn compile_once(
         })
         .collect();
     let mut results = repair::repair_schemas(&canonical, profile, opts);
+    for (r, &past) in results.iter().zip(&past_the_caps) {
+        debug_assert!(
+            !past || r.outcome == Outcome::Refused,
+            "tool #{}: past the caps as given, not refused by repair",
+            r.index
+        );
+    }
     // Each result holds its own tool: a canonical copy is kept only where compile may move
     // places, for the change lines to name the places the user edits
     // ([`repair::place::original_place`]):
@@ -573,6 +590,26 @@ fn compile_once(
             .collect(),
         not_compiled: 0,
     })
+}
+
+/// Whether repair refuses `tool` for toolwire's own caps ([`repair::past_the_caps`]) as
+/// compile's canonical form of it: its root an object without `$defs` or `definitions`, the
+/// only place compile drops subschemas from, so that the canonical form holds the very
+/// subschemas of the tool as given (it only respells `type` names and writes a `true` branch
+/// as `{}`), which are all those caps count.
+fn past_the_caps_as_canonical(tool: &Tool) -> bool {
+    tool.parameters
+        .as_ref()
+        .and_then(Value::as_object)
+        .is_some_and(|o| {
+            !o.contains_key("$defs")
+                && !o.contains_key("definitions")
+                && tool
+                    .parameters
+                    .as_ref()
+                    .and_then(repair::past_the_caps)
+                    .is_some()
+        })
 }
 
 /// Adds to the fix of a rejection read at the request as `size-exceeded` (Cohere's 200 fields

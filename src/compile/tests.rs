@@ -101,6 +101,50 @@ fn a_schema_whose_refs_expand_past_the_args_cap_is_refused_with_the_reason() {
     assert!(r.reason.contains("toolwire's own cap"), "{}", r.reason);
 }
 
+#[test]
+fn a_tool_past_the_cap_as_written_is_refused_without_a_check_of_it() {
+    // Trial 73 D4: compile checked such a tool for its warnings as given (and once more as
+    // `args` reads its numbers) before repair refused it for a count, and a refused tool's
+    // report reads none of them: seconds on a 5 MB schema, for nothing.
+    let props: serde_json::Map<String, Value> = (0..crate::args::MAX_EXPANDED + 10)
+        .map(|i| (format!("p{i}"), json!({"type": "float"})))
+        .collect();
+    let wide = tool("wide", json!({"type": "object", "properties": props}));
+    // With definitions compile may drop, the tool as given is not the one repair judges:
+    // checked as before.
+    let mut with_defs = wide.clone();
+    with_defs.parameters.as_mut().unwrap()["$defs"] = json!({"unused": {}});
+    for target in ["openai/chat-strict", "gemini/v1beta/parameters"] {
+        for (t, checked_as_given) in [(&wide, false), (&with_defs, true)] {
+            let before = crate::check::TOOLS_CHECKED.with(|n| n.get());
+            let c = compile_own(std::slice::from_ref(t), target);
+            let checked = crate::check::TOOLS_CHECKED.with(|n| n.get()) - before;
+            let r = &c.tools[0];
+            assert_eq!(r.outcome, Outcome::Refused, "{target}: {r:#?}");
+            assert_eq!(r.refusals.len(), 1, "{target}: {:#?}", r.refusals);
+            assert_eq!(r.refusals[0].rule, "ref-expansion-exceeded");
+            assert_eq!(
+                r.refusals[0].reason,
+                format!(
+                    "the schema has {} subschemas as written, past the 100000 `toolwire args` \
+                     checks calls within, so `args` refuses every call to this tool",
+                    crate::args::MAX_EXPANDED + 11
+                ),
+                "{target}"
+            );
+            assert!(
+                r.unverified.is_empty() && r.introduced.is_empty(),
+                "{target}"
+            );
+            assert_eq!(
+                checked > 0,
+                checked_as_given,
+                "{target}: {checked} tools checked"
+            );
+        }
+    }
+}
+
 /// Definitions `a1`..`aN`, each an object whose `fan[i]` required properties all reference
 /// the one before (`a0` a string), the root's one property `aN`: small as written, it expands
 /// to about the product of `fan`; each object's `additionalProperties: false` a strict form

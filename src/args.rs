@@ -2392,9 +2392,9 @@ impl ArgsSchema {
                 // `additionalProperties` sees only its object's own `properties` (and
                 // `patternProperties`): a member a subschema beside declares is refused all
                 // the same, and "not a declared argument" would be false.
-                let beside = match self.keyword_owner(e) {
+                let beside = match &owner_at {
                     Some(owner) if !unevaluated => {
-                        members::declared_beside(self.ref_root(e), self.lookup_root(), owner)
+                        members::declared_beside(self.lookup_root(), owner)
                     }
                     _ => Vec::new(),
                 };
@@ -7409,10 +7409,11 @@ mod tests {
             said(json!({"allOf": [{"$dynamicRef": "#/$defs/A"}]})),
             declared("`allOf/0/$dynamicRef`")
         );
-        // Through a `$ref` the definition reached holds.
+        // Through a `$ref` the definition reached holds, each hop named (the schema each
+        // reaches applies, with what is beside its own reference).
         assert_eq!(
             said(json!({"$dynamicRef": "#/$defs/B", "$defs": {"B": {"$ref": "#/$defs/A"}}})),
-            declared("`$dynamicRef`")
+            declared("`$dynamicRef/$ref`")
         );
         // A second resource declaring `A` may be outermost in the dynamic scope.
         assert_eq!(
@@ -7551,6 +7552,114 @@ mod tests {
         assert_eq!(
             messages(&later, json!({"name": "a", "child": {"name": "b"}})),
             [undeclared]
+        );
+    }
+
+    /// Every verdict of `args` on `calls` is the jsonschema crate's, its draft read from the
+    /// schema's `$schema`, as `args` validates with it.
+    fn verdicts_are_the_crates(schema: &Value, calls: &[Value]) {
+        let s = ArgsSchema::new(schema).unwrap();
+        let crate_reads = jsonschema::options().build(schema).unwrap();
+        for call in calls {
+            assert_eq!(
+                s.check(call, Coercions::NONE).problems.is_empty(),
+                crate_reads.is_valid(call),
+                "{schema} {call}"
+            );
+        }
+    }
+
+    /// `declared_beside` read every `$ref` it met against the resource holding the keyword's
+    /// object, though one inside a subschema with its own `$id` is read against that
+    /// subschema's base URI (its `#` names that subschema), as the validator reads it: `child`
+    /// (`$ref: "node.json#/$defs/Inner"` beside `additionalProperties: false`, `Inner` being
+    /// `{allOf: [{$ref: "#"}]}` inside `node.json`) read "`label` is not a declared argument"
+    /// for the member `node.json` declares, and "`name` is declared under
+    /// `$ref/allOf/0/$ref`" for the document root's. A 2019-09 `$recursiveRef: "#"` there
+    /// was not followed at all. Each is now read at its own base. Under drafts 04 to 07 the
+    /// `properties` beside a `$ref` were said to declare a member the validator never reads
+    /// there ("`x` is declared under `allOf/0`"): nothing beside a `$ref` is read now.
+    #[test]
+    fn a_reference_inside_a_nested_resource_is_read_against_its_base() {
+        let schema = |draft: &str, keyword: &str| {
+            json!({"$schema": draft, "type": "object",
+                "properties": {"name": {"type": "string"},
+                    "child": {"$ref": "node.json#/$defs/Inner", "additionalProperties": false}},
+                "$defs": {"N": {"$id": "node.json",
+                    "properties": {"label": {"type": "string"}},
+                    "$defs": {"Inner": {"allOf": [{keyword: "#"}],
+                        "properties": {"tag": {"type": "string"}}}}}}})
+        };
+        let by_ref = schema("https://json-schema.org/draft/2020-12/schema", "$ref");
+        let recursive = schema(
+            "https://json-schema.org/draft/2019-09/schema",
+            "$recursiveRef",
+        );
+        let calls = [
+            json!({"child": {"label": "x"}}),
+            json!({"child": {"name": "x"}}),
+            json!({"child": {"tag": "x"}}),
+            json!({"child": {}}),
+        ];
+        verdicts_are_the_crates(&by_ref, &calls);
+        verdicts_are_the_crates(&recursive, &calls);
+        let declared = |name: &str, places: &str| {
+            vec![format!(
+                "/child/{name}: `{name}` is declared under {places}, but \
+                 `additionalProperties: false` here sees only this object's own \
+                 `properties`, so it refuses every value of `{name}`; leave it out (expected \
+                 no value at all: the tool's schema, not the call, must change to take \
+                 `{name}`)."
+            )]
+        };
+        let undeclared = vec![
+            "/child/name: `name` is not a declared argument; leave it out (expected no \
+             arguments: this object's own `properties` declares none, and \
+             `additionalProperties: false` refuses every other member)."
+                .to_string(),
+        ];
+        let messages = |schema: &Value, call: Value| -> Vec<String> {
+            pointer_expected_message(schema.clone(), call)
+                .into_iter()
+                .map(|(_, _, m)| m)
+                .collect()
+        };
+        for (s, keyword) in [(&by_ref, "$ref"), (&recursive, "$recursiveRef")] {
+            assert_eq!(
+                messages(s, json!({"child": {"label": "x"}})),
+                declared("label", &format!("`$ref/allOf/0/{keyword}`"))
+            );
+            assert_eq!(messages(s, json!({"child": {"name": "x"}})), undeclared);
+            assert_eq!(
+                messages(s, json!({"child": {"tag": "x"}})),
+                declared("tag", "`$ref`")
+            );
+        }
+        // Drafts 04 to 07 read nothing beside a `$ref` (the validator ignores it): `x`, in the
+        // `properties` beside one, is declared nowhere the validator reads.
+        let draft_7 = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "properties": {"c": {}}, "additionalProperties": false,
+            "allOf": [{"$ref": "#/definitions/A", "properties": {"x": {}}}],
+            "definitions": {"A": {"properties": {"a": {}}}}});
+        verdicts_are_the_crates(&draft_7, &[json!({"x": 1}), json!({"a": 1}), json!({})]);
+        assert_eq!(
+            messages(&draft_7, json!({"x": 1})),
+            [
+                "/x: `x` is not a declared argument; leave it out (expected only the declared \
+              arguments `c`)."
+            ]
+        );
+        assert_eq!(
+            messages(&draft_7, json!({"a": 1}))[0],
+            declared("a", "`allOf/0/$ref`")[0].replace("/child/a", "/a")
+        );
+        // `node.json` saying `$recursiveAnchor: true`, alone in the document: still itself.
+        let mut anchored = recursive.clone();
+        anchored["$defs"]["N"]["$recursiveAnchor"] = json!(true);
+        verdicts_are_the_crates(&anchored, &calls);
+        assert_eq!(
+            messages(&anchored, json!({"child": {"label": "x"}})),
+            declared("label", "`$ref/allOf/0/$recursiveRef`")
         );
     }
 

@@ -299,27 +299,62 @@ fn is_index(token: &str) -> bool {
     !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The members the subschemas applying to the object schema `owner`'s object declare in
-/// their `properties`, each with the place of a declaring subschema, relative to `owner`
-/// (`allOf/0`, `anyOf/1/then`, `allOf/0/$ref`): the in-place applicators (`allOf`, `anyOf`,
-/// `oneOf`, `if`/`then`/`else`, `dependentSchemas`, the schema form of `dependencies`), local
-/// `$ref`s (read in `root`, the resource holding `owner`) and the `$dynamicRef`s that always
-/// reach one schema of `document`, the whole schema ([`dynamic_target`]), theirs in turn, 16
-/// deep. Not `owner`'s own `properties`, nor under `not`, which declares nothing.
-/// `additionalProperties` beside sees none of them (2020-12 core §10.3.2.3: only `properties`
-/// and `patternProperties` of its own object).
-pub(super) fn declared_beside<'s>(
-    root: &'s Value,
-    document: &Value,
-    owner: &'s Value,
-) -> Vec<(&'s str, String)> {
+/// Whether keywords beside a `$ref` apply under the draft `document` is read in: from 2019-09
+/// on (an in-place applicator, 2019-09 core §8.2.4.1); drafts 04 to 07 ignore every keyword
+/// beside it, as the validator does (its compiler keeps the `$ref` alone there).
+fn beside_ref_applies(document: &Value) -> bool {
+    !matches!(
+        jsonschema::Draft::Draft202012.detect(document),
+        jsonschema::Draft::Draft4 | jsonschema::Draft::Draft6 | jsonschema::Draft::Draft7
+    )
+}
+
+/// The schema the reference `keyword: reference` (`$ref`, `$dynamicRef` or `$recursiveRef`)
+/// of the schema at document pointer `from` in `document` evaluates its value against whatever
+/// the dynamic scope, one hop (the schema reached may hold a reference of its own), with its
+/// document pointer. Read where it is written: against the base URI of the resource holding
+/// `from` (a subschema with its own `$id` starts one, so `#` inside it names that subschema),
+/// as the validator reads it. `None` where it reaches no schema of `document`, or where the
+/// dynamic scope may redirect it ([`dynamic_target`], [`recursive_target`]).
+fn reference_target<'d>(
+    document: &'d Value,
+    from: &str,
+    keyword: &str,
+    reference: &str,
+) -> Option<(&'d Value, String)> {
+    match keyword {
+        "$ref" => match crate::schema::refs::step_from(document, from, reference) {
+            crate::schema::refs::Step::Local(schema, pointer) => Some((schema, pointer)),
+            _ => None,
+        },
+        "$dynamicRef" => dynamic_target(document, from, reference),
+        "$recursiveRef" => recursive_target(document, from, reference),
+        _ => None,
+    }
+}
+
+/// The members the subschemas applying to the object schema at `owner` (a pointer into
+/// `document`, the whole schema) declare in their `properties`, each with the place of a
+/// declaring subschema, relative to `owner` (`allOf/0`, `anyOf/1/then`, `allOf/0/$ref`): the
+/// in-place applicators (`allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`,
+/// the schema form of `dependencies`), the `$ref`s, and the `$dynamicRef`s and
+/// `$recursiveRef`s that always reach one schema ([`reference_target`]: each read against the
+/// base URI of the resource it is written in, as the validator reads it), theirs in turn, 16
+/// deep. Not `owner`'s own `properties`, nor under `not`, which declares nothing; under drafts
+/// 04 to 07 nothing of a schema holding a `$ref` but what it reaches
+/// ([`beside_ref_applies`]). `additionalProperties` beside sees none of them (2020-12 core
+/// §10.3.2.3: only `properties` and `patternProperties` of its own object).
+pub(super) fn declared_beside<'s>(document: &'s Value, owner: &str) -> Vec<(&'s str, String)> {
     let mut out = Vec::new();
-    let mut stack: Vec<(&Value, String, usize)> = vec![(owner, String::new(), 0)];
-    while let Some((schema, place, depth)) = stack.pop() {
-        let Some(o) = schema.as_object() else {
+    let beside_ref = beside_ref_applies(document);
+    let mut stack: Vec<(String, String, usize)> = vec![(owner.to_string(), String::new(), 0)];
+    while let Some((at, place, depth)) = stack.pop() {
+        let Some(o) = resolve_pointer(document, &at).and_then(Value::as_object) else {
             continue;
         };
+        let ref_alone = !beside_ref && o.contains_key("$ref");
         if depth > 0
+            && !ref_alone
             && let Some(p) = o.get("properties").and_then(Value::as_object)
         {
             out.extend(p.keys().map(|k| (k.as_str(), place.clone())));
@@ -335,66 +370,63 @@ pub(super) fn declared_beside<'s>(
             }
         };
         // Pushed in reverse, so that places come out in the schema's order.
-        let mut children: Vec<(&Value, String, usize)> = Vec::new();
-        for k in ["allOf", "anyOf", "oneOf"] {
-            for (i, b) in o
-                .get(k)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                children.push((b, below(&format!("{k}/{i}")), depth + 1));
+        let mut children: Vec<(String, String, usize)> = Vec::new();
+        let mut child = |token: String| {
+            let pointer = format!("{at}/{token}");
+            children.push((pointer, below(&token), depth + 1));
+        };
+        if !ref_alone {
+            for k in ["allOf", "anyOf", "oneOf"] {
+                let entries = o.get(k).and_then(Value::as_array).map_or(0, Vec::len);
+                for i in 0..entries {
+                    child(format!("{k}/{i}"));
+                }
             }
-        }
-        for k in ["if", "then", "else"] {
-            if let Some(b) = o.get(k) {
-                children.push((b, below(k), depth + 1));
+            for k in ["if", "then", "else"] {
+                if o.contains_key(k) {
+                    child(k.to_string());
+                }
             }
-        }
-        for k in ["dependentSchemas", "dependencies"] {
-            for (name, b) in o.get(k).and_then(Value::as_object).into_iter().flatten() {
-                if b.is_object() {
-                    let token = crate::json::escape_token(name);
-                    children.push((b, below(&format!("{k}/{token}")), depth + 1));
+            for k in ["dependentSchemas", "dependencies"] {
+                for (name, b) in o.get(k).and_then(Value::as_object).into_iter().flatten() {
+                    if b.is_object() {
+                        child(format!("{k}/{}", crate::json::escape_token(name)));
+                    }
                 }
             }
         }
-        if let Some(reference) = o.get("$ref").and_then(Value::as_str)
-            && let crate::schema::refs::Chain::Reaches { schema, .. } =
-                crate::schema::refs::follow(root, reference)
-        {
-            children.push((schema, below("$ref"), depth + 1));
-        }
-        if let Some(reference) = o.get("$dynamicRef").and_then(Value::as_str)
-            && let Some(schema) = dynamic_target(root, document, reference)
-        {
-            children.push((schema, below("$dynamicRef"), depth + 1));
-        }
-        if let Some(reference) = o.get("$recursiveRef").and_then(Value::as_str)
-            && let Some(schema) = recursive_target(root, document, reference, &place)
-        {
-            children.push((schema, below("$recursiveRef"), depth + 1));
+        for k in ["$ref", "$dynamicRef", "$recursiveRef"] {
+            if let Some(reference) = o.get(k).and_then(Value::as_str)
+                && (k == "$ref" || !ref_alone)
+                && let Some((_, pointer)) = reference_target(document, &at, k, reference)
+            {
+                children.push((pointer, below(k), depth + 1));
+            }
         }
         stack.extend(children.into_iter().rev());
     }
     out
 }
 
-/// The schema a `$dynamicRef` of text `reference`, in the resource `root` of the schema
-/// `document`, evaluates its value against whatever the dynamic scope, and the end of the
-/// `$ref`s it leads on to (as [`declared_beside`] follows a `$ref`). It resolves as a `$ref`
-/// does (2020-12 core §8.2.3.2), unless the schema so reached declares a `$dynamicAnchor` of
-/// the fragment's name: evaluation then takes the outermost resource in the dynamic scope
+/// The schema a `$dynamicRef` of text `reference`, in the schema at document pointer `from` of
+/// `document`, evaluates its value against whatever the dynamic scope, with its document
+/// pointer. It resolves as a `$ref` does (2020-12 core §8.2.3.2, against the base URI of the
+/// resource holding `from`), unless the schema so reached declares a `$dynamicAnchor` of the
+/// fragment's name: evaluation then takes the outermost resource in the dynamic scope
 /// declaring that name, which is the schema reached only when `document` declares it there
-/// alone (its whole walk counted; [`crate::schema::in_place`] reads a loop so). `None` under
-/// a draft without the keyword (before 2020-12, where the validator ignores it), where
-/// another declaration may redirect it, or where it reaches no schema of `root`.
-fn dynamic_target<'s>(root: &'s Value, document: &Value, reference: &'s str) -> Option<&'s Value> {
+/// alone (its whole walk counted; [`crate::schema::in_place`] reads a loop so). `None` under a
+/// draft without the keyword (before 2020-12, where the validator ignores it), where another
+/// declaration may redirect it, or where it reaches no schema of `document`.
+fn dynamic_target<'d>(
+    document: &'d Value,
+    from: &str,
+    reference: &str,
+) -> Option<(&'d Value, String)> {
     if jsonschema::Draft::Draft202012.detect(document) != jsonschema::Draft::Draft202012 {
         return None;
     }
-    let crate::schema::refs::Step::Local(reached, _) = crate::schema::refs::step(root, reference)
+    let crate::schema::refs::Step::Local(reached, pointer) =
+        crate::schema::refs::step_from(document, from, reference)
     else {
         return None;
     };
@@ -408,48 +440,40 @@ fn dynamic_target<'s>(root: &'s Value, document: &Value, reference: &'s str) -> 
             return None;
         }
     }
-    match crate::schema::refs::follow(root, reference) {
-        crate::schema::refs::Chain::Reaches { schema, .. } => Some(schema),
-        _ => None,
-    }
+    Some((reached, pointer))
 }
 
-/// The schema a `$recursiveRef` of text `reference`, in the resource `root` of the schema
-/// `document`, evaluates its value against whatever the dynamic scope, as [`dynamic_target`]
-/// for 2019-09's keyword: `#` names `root` itself (whose own `$ref`s [`declared_beside`]
-/// follows as any schema's), unless that root says `$recursiveAnchor: true`, when evaluation takes the
-/// outermost resource in the dynamic scope saying so too (2019-09 core §8.2.4.2.2), which can
-/// only be that root when `document` says it there alone (its whole walk counted, as
-/// [`crate::schema::in_place`] reads a loop). `None` under another draft (the validator
-/// ignores the keyword there), for a reference other than `#` (the only one 2019-09 defines,
-/// §8.2.4.2.1; `args` refuses the schema), and where another declaration may redirect it.
-/// Nor past a reference (`place`, relative to the owner, holds one) in a document with a
-/// resource below its root (an `$id`): the keyword may then sit in another resource than
-/// `root`, whose root it would name.
-fn recursive_target<'s>(
-    root: &'s Value,
-    document: &Value,
+/// The schema a `$recursiveRef` of text `reference`, in the schema at document pointer `from`
+/// of `document`, evaluates its value against whatever the dynamic scope, with its document
+/// pointer, as [`dynamic_target`] for 2019-09's keyword: `#` names the root of the resource
+/// holding `from` (a subschema with its own `$id` starts one; the validator resolves `#`
+/// against that base URI), unless that root says `$recursiveAnchor: true`, when evaluation
+/// takes the outermost resource in the dynamic scope saying so too (2019-09 core
+/// §8.2.4.2.2), which can only be that root when `document` says it there alone (its whole
+/// walk counted, as [`crate::schema::in_place`] reads a loop). `None` under another draft (the
+/// validator ignores the keyword there), for a reference other than `#` (the only one 2019-09
+/// defines, §8.2.4.2.1; `args` refuses the schema), and where another declaration may
+/// redirect it.
+fn recursive_target<'d>(
+    document: &'d Value,
+    from: &str,
     reference: &str,
-    place: &str,
-) -> Option<&'s Value> {
+) -> Option<(&'d Value, String)> {
     if jsonschema::Draft::Draft202012.detect(document) != jsonschema::Draft::Draft201909
         || reference != "#"
     {
         return None;
     }
-    let walk = crate::schema::walk(document);
-    let crossed = place
-        .split('/')
-        .any(|t| matches!(t, "$ref" | "$dynamicRef" | "$recursiveRef"));
-    let nested = walk
-        .nodes
-        .iter()
-        .any(|n| !n.pointer.is_empty() && n.object().is_some_and(|o| o.contains_key("$id")));
+    let (_, at) = crate::schema::refs::resource(document, from);
+    let root = resolve_pointer(document, &at)?;
     let declares = |v: &Value| v.get("$recursiveAnchor") == Some(&Value::Bool(true));
-    let redirectable =
-        declares(root) && walk.nodes.iter().filter(|n| declares(n.value)).count() != 1;
-    let followed = !walk.truncated && !redirectable && (!crossed || !nested);
-    followed.then_some(root)
+    if declares(root) {
+        let walk = crate::schema::walk(document);
+        if walk.truncated || walk.nodes.iter().filter(|n| declares(n.value)).count() != 1 {
+            return None;
+        }
+    }
+    Some((root, at))
 }
 
 /// The places of [`declared_beside`]'s list `beside` where `name` is declared, each quoted

@@ -2300,32 +2300,41 @@ impl ArgsSchema {
                     return;
                 }
                 let pointer = pointer_to(at, &name);
-                let expected = self.memo(e, &name, |owner| {
-                    let place = self.schema_place(e);
-                    let at = place.as_ref().and_then(|p| Some(p.at.rsplit_once('/')?.0));
-                    if at.is_some_and(|at| self.requires_and_refuses(at, &name)) {
-                        return members::unsatisfiable(&name);
-                    }
-                    if let Some(p) = owner
-                        .and_then(|s| s.get("properties"))
-                        .and_then(|p| p.get(&name))
-                    {
-                        return unions::described(self.ref_root(e), p);
-                    }
-                    match at.map(|at| (self.given(at, &name), at)) {
-                        Some((Given::Nothing, _)) => expected_for(&Value::Bool(false)),
-                        Some((_, at)) if self.refused_above(at, &name) => {
-                            expected_for(&Value::Bool(false))
-                        }
-                        Some((Given::One(s), _)) => unions::described(self.ref_root(e), s),
-                        Some((Given::Patterns(keys), _)) => {
-                            members::expected_of_keys(self.ref_root(e), &keys)
-                        }
-                        Some((Given::Untold, _)) | None => {
-                            self.undeclared_accepts(e, &name).to_string()
-                        }
-                    }
+                // Asked outside the memo: the schemas the validator passed on its way to this
+                // `required` (a reference to it) apply too, and differ by the way it came.
+                let unsatisfiable = self.schema_place(e).is_some_and(|place| {
+                    place.at.rsplit_once('/').is_some_and(|(at, _)| {
+                        let evaluated = self.evaluated_owner(e, at, 1);
+                        self.requires_and_refuses(at, evaluated.as_deref(), &name)
+                    })
                 });
+                let expected = if unsatisfiable {
+                    members::unsatisfiable(&name)
+                } else {
+                    self.memo(e, &name, |owner| {
+                        let place = self.schema_place(e);
+                        let at = place.as_ref().and_then(|p| Some(p.at.rsplit_once('/')?.0));
+                        if let Some(p) = owner
+                            .and_then(|s| s.get("properties"))
+                            .and_then(|p| p.get(&name))
+                        {
+                            return unions::described(self.ref_root(e), p);
+                        }
+                        match at.map(|at| (self.given(at, &name), at)) {
+                            Some((Given::Nothing, _)) => expected_for(&Value::Bool(false)),
+                            Some((_, at)) if self.refused_above(at, &name) => {
+                                expected_for(&Value::Bool(false))
+                            }
+                            Some((Given::One(s), _)) => unions::described(self.ref_root(e), s),
+                            Some((Given::Patterns(keys), _)) => {
+                                members::expected_of_keys(self.ref_root(e), &keys)
+                            }
+                            Some((Given::Untold, _)) | None => {
+                                self.undeclared_accepts(e, &name).to_string()
+                            }
+                        }
+                    })
+                };
                 let mut m = Sentence::at(&pointer);
                 m.text("required argument is missing");
                 out.push(Problem {
@@ -2398,6 +2407,9 @@ impl ArgsSchema {
                     }
                     _ => Vec::new(),
                 };
+                let evaluated = owner_at
+                    .as_ref()
+                    .and_then(|o| self.evaluated_owner(e, o, 1));
                 // Members an `unevaluatedProperties` schema (not `false`) refuses by their
                 // value: said after the loop, by what that value fails.
                 let mut by_value: Vec<&String> = Vec::new();
@@ -2414,7 +2426,7 @@ impl ArgsSchema {
                     // argument is missing"; only the schema can change (trial 67 D3).
                     if owner_at
                         .as_ref()
-                        .is_some_and(|o| self.requires_and_refuses(o, name))
+                        .is_some_and(|o| self.requires_and_refuses(o, evaluated.as_deref(), name))
                     {
                         let expected = members::unsatisfiable(name);
                         let mut m = Sentence::at(&pointer);
@@ -2990,7 +3002,9 @@ impl ArgsSchema {
         }
         let (_, token) = e.instance_path().as_str().rsplit_once('/')?;
         let name = token.replace("~1", "/").replace("~0", "~");
-        self.requires_and_refuses(owner, &name).then_some(name)
+        let evaluated = self.evaluated_owner(e, owner, 2);
+        self.requires_and_refuses(owner, evaluated.as_deref(), &name)
+            .then_some(name)
     }
 
     /// The schema object holding the error's keyword.
@@ -7495,13 +7509,30 @@ mod tests {
                 .map(|(_, _, m)| m)
                 .collect()
         };
+        // The root requires `name` too, reached by the same reference: no call can satisfy
+        // it (a_member_required_through_a_reference_and_refused_beside_it_is_unsatisfiable).
+        let required_too = |places: &str| {
+            format!(
+                "/child/name: `name` is declared under {places}, but `additionalProperties: \
+                 false` here sees only this object's own `properties`; expected no value at \
+                 all: the schema both requires `name` and refuses every value of it, so no \
+                 call can satisfy it here; the tool's schema, not the call, must change."
+            )
+        };
         assert_eq!(
             messages(&beside, json!({"name": "a", "child": {"name": "b"}})),
-            [declared("/child", "name", "`$recursiveRef`")]
+            [required_too("`$recursiveRef`")]
         );
         assert_eq!(
             messages(&in_all_of, json!({"name": "a", "child": {"name": "b"}})),
-            [declared("/child", "name", "`allOf/0/$recursiveRef`")]
+            [required_too("`allOf/0/$recursiveRef`")]
+        );
+        // Where the root does not require it, the member is only refused.
+        let mut optional = beside.clone();
+        optional.as_object_mut().unwrap().remove("required");
+        assert_eq!(
+            messages(&optional, json!({"name": "a", "child": {"name": "b"}})),
+            [declared("/child", "name", "`$recursiveRef`")]
         );
         // A member the root does not declare either is undeclared, as beside a `$ref`.
         let undeclared_here = "/child/zz: `zz` is not a declared argument; leave it out \
@@ -7519,7 +7550,7 @@ mod tests {
         let by_ref = tree(json!({"$ref": "#", "additionalProperties": false}));
         assert_eq!(
             messages(&by_ref, json!({"name": "a", "child": {"name": "b"}})),
-            [declared("/child", "name", "`$ref`")]
+            [required_too("`$ref`")]
         );
         // A closed root: its own members are declared, the recursion reaching it.
         assert_eq!(
@@ -7566,6 +7597,117 @@ mod tests {
                 crate_reads.is_valid(call),
                 "{schema} {call}"
             );
+        }
+    }
+
+    /// A member the root requires, reached by `$recursiveRef: "#"` (or `$ref: "#"`) beside
+    /// `additionalProperties: false`, which refuses it, no call can give: the validator wants
+    /// it (`required`, through the reference) and refuses every value of it (the keyword
+    /// beside). The words went back and forth: `{"child": {}}` read "/child/name: required
+    /// argument is missing; expected a string.", and `{"child": {"name": "b"}}` "... so it
+    /// refuses every value of `name`; leave it out ...": "both requires and refuses" read the
+    /// schema at the `required`'s place (the root) alone, not the object schema the validator
+    /// came from by the reference. Both now say no call can satisfy it. Under draft-07 the
+    /// keyword beside a `$ref` is ignored (by the validator too), and an object reached under
+    /// an `anyOf` may take another branch: those keep their words.
+    #[test]
+    fn a_member_required_through_a_reference_and_refused_beside_it_is_unsatisfiable() {
+        const D2019: &str = "https://json-schema.org/draft/2019-09/schema";
+        const D2020: &str = "https://json-schema.org/draft/2020-12/schema";
+        const D7: &str = "http://json-schema.org/draft-07/schema#";
+        let tree = |draft: &str, child: Value| {
+            let mut s = json!({"$schema": draft, "type": "object",
+                "properties": {"name": {"type": "string"}, "child": child},
+                "required": ["name"]});
+            if draft == D2019 {
+                s["$recursiveAnchor"] = json!(true);
+            }
+            s
+        };
+        let recursive = tree(
+            D2019,
+            json!({"$recursiveRef": "#", "additionalProperties": false}),
+        );
+        let by_ref = tree(D2020, json!({"$ref": "#", "additionalProperties": false}));
+        let by_ref_2019 = tree(D2019, json!({"$ref": "#", "additionalProperties": false}));
+        let in_all_of = tree(
+            D2019,
+            json!({"allOf": [{"$recursiveRef": "#"}], "additionalProperties": false}),
+        );
+        let draft_7 = tree(D7, json!({"$ref": "#", "additionalProperties": false}));
+        let in_any_of = tree(
+            D2020,
+            json!({"anyOf": [{"$ref": "#", "additionalProperties": false}, {"type": "string"}]}),
+        );
+        let calls = [
+            json!({"name": "a"}),
+            json!({"name": "a", "child": {}}),
+            json!({"name": "a", "child": {"name": "b"}}),
+            json!({"name": "a", "child": {"zz": 1}}),
+            json!({"child": {}}),
+            json!({"name": "a", "child": "s"}),
+        ];
+        for schema in [
+            &recursive,
+            &by_ref,
+            &by_ref_2019,
+            &in_all_of,
+            &draft_7,
+            &in_any_of,
+        ] {
+            verdicts_are_the_crates(schema, &calls);
+        }
+        let messages = |schema: &Value, call: Value| -> Vec<String> {
+            pointer_expected_message(schema.clone(), call)
+                .into_iter()
+                .map(|(_, _, m)| m)
+                .collect()
+        };
+        let no_call = "expected no value at all: the schema both requires `name` and refuses \
+                       every value of it, so no call can satisfy it here; the tool's schema, \
+                       not the call, must change.";
+        let missing = format!("/child/name: required argument is missing; {no_call}");
+        let sent = |places: &str| {
+            format!(
+                "/child/name: `name` is declared under {places}, but `additionalProperties: \
+                 false` here sees only this object's own `properties`; {no_call}"
+            )
+        };
+        for (schema, keyword) in [
+            (&recursive, "`$recursiveRef`"),
+            (&by_ref, "`$ref`"),
+            (&by_ref_2019, "`$ref`"),
+            (&in_all_of, "`allOf/0/$recursiveRef`"),
+        ] {
+            assert_eq!(
+                messages(schema, json!({"name": "a", "child": {}})),
+                std::slice::from_ref(&missing),
+                "{schema}"
+            );
+            assert_eq!(
+                messages(schema, json!({"name": "a", "child": {"name": "b"}})),
+                [sent(keyword)],
+                "{schema}"
+            );
+            // The root's own `required` is reached first without the reference: its words are
+            // its own, whatever the order (they were made once per keyword place).
+            assert_eq!(
+                messages(schema, json!({"child": {}})),
+                [
+                    "/name: required argument is missing; expected a string.".to_string(),
+                    missing.clone()
+                ],
+                "{schema}"
+            );
+        }
+        // Draft-07 ignores `additionalProperties` beside the `$ref`: `name` is wanted there.
+        assert_eq!(
+            messages(&draft_7, json!({"name": "a", "child": {}})),
+            ["/child/name: required argument is missing; expected a string."]
+        );
+        // Another branch of the `anyOf` may hold: not said to be unsatisfiable.
+        for m in messages(&in_any_of, json!({"name": "a", "child": {}})) {
+            assert!(!m.contains("both requires"), "{m}");
         }
     }
 

@@ -9,6 +9,7 @@
 //! with the keys as the validator compiled them: a key the engine reads otherwise than
 //! ECMA-262 ([`crate::schema::ecma::unsupported`]), or one it gives up on, leaves it untold.
 
+use jsonschema::ValidationError;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::{Map, Value};
 
@@ -258,8 +259,8 @@ impl ArgsSchema {
 }
 
 /// The keywords whose subschema applies to a value wherever the object or array holding it,
-/// or the value itself (`allOf`), is reached: a member or item the call sends is checked there
-/// with no condition on other values.
+/// or the value itself (`allOf`, a reference in an evaluation path), is reached: a member or
+/// item the call sends is checked there with no condition on other values.
 const REACHED: &[&str] = &[
     "properties",
     "patternProperties",
@@ -270,12 +271,16 @@ const REACHED: &[&str] = &[
     "additionalItems",
     "unevaluatedItems",
     "allOf",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
 ];
 
-/// Whether the schema at `at` (a pointer into the schema) applies to the value at its place
-/// whatever else the call holds: every step from the root is a keyword of [`REACHED`] (with
-/// its member name or index). Not under `anyOf`, `oneOf`, `if`/`then`/`else`, `not`,
-/// `dependentSchemas`, `$defs` (reached by a `$ref` whose siblings are not read here): another
+/// Whether the schema at `at` (a pointer into the schema, or an evaluation path through the
+/// references the validator followed) applies to the value at its place whatever else the
+/// call holds: every step from the root is a keyword of [`REACHED`] (with its member name or
+/// index). Not under `anyOf`, `oneOf`, `if`/`then`/`else`, `not`, `dependentSchemas`, `$defs`
+/// (a place there is reached by a reference, which only an evaluation path shows): another
 /// alternative, or other values, may avoid it.
 fn reached_unconditionally(at: &str) -> bool {
     let mut tokens = at.split('/').skip(1);
@@ -331,6 +336,23 @@ fn reference_target<'d>(
         "$recursiveRef" => recursive_target(document, from, reference),
         _ => None,
     }
+}
+
+/// The document place of the schema the validator reached by the evaluation path `path` (the
+/// keywords from the root, with each reference it followed: `/properties/child/$recursiveRef`),
+/// each reference read as [`reference_target`] reads it. `None` where one cannot be told.
+pub(super) fn evaluated_place(document: &Value, path: &str) -> Option<String> {
+    let mut here = String::new();
+    for token in path.split('/').skip(1) {
+        if matches!(token, "$ref" | "$dynamicRef" | "$recursiveRef") {
+            let reference = resolve_pointer(document, &here)?.get(token)?.as_str()?;
+            here = reference_target(document, &here, token, reference)?.1;
+        } else {
+            here.push('/');
+            here.push_str(token);
+        }
+    }
+    Some(here)
 }
 
 /// The members the subschemas applying to the object schema at `owner` (a pointer into
@@ -526,34 +548,74 @@ pub(super) fn unsatisfiable(name: &str) -> String {
 
 impl ArgsSchema {
     /// Whether the object schema at `at` (a pointer into the compiled schema), with the
-    /// schemas applying to the same object through `allOf` (those it is an entry of, theirs,
-    /// and their entries), both requires its member `name` and refuses every value of it
+    /// schemas applying to the same object in place (those it is an `allOf` entry of, theirs,
+    /// and their entries; from 2019-09 on also through references, [`beside_ref_applies`]:
+    /// the schema holding the reference it was reached by, and what its own references reach,
+    /// [`reference_target`]), both requires its member `name` and refuses every value of it
     /// ([`Given::Nothing`]), where that object is reached whatever else the call holds
-    /// ([`reached_unconditionally`]): no call can satisfy it there.
-    pub(super) fn requires_and_refuses(&self, at: &str, name: &str) -> bool {
-        let mut top = at;
-        while let Some(owner) = all_of_owner(top) {
-            top = owner;
+    /// ([`reached_unconditionally`]): no call can satisfy it there. `evaluated` is the
+    /// validator's evaluation path to the schema at `at` where it followed a reference to get
+    /// there (`/properties/child/$recursiveRef` for the root): the schemas it passed on the way
+    /// apply to the same object, which the place alone does not tell.
+    pub(super) fn requires_and_refuses(
+        &self,
+        at: &str,
+        evaluated: Option<&str>,
+        name: &str,
+    ) -> bool {
+        let document = self.lookup_root();
+        let through_refs = beside_ref_applies(document);
+        let mut top = evaluated.unwrap_or(at);
+        loop {
+            if let Some(owner) = all_of_owner(top) {
+                top = owner;
+                continue;
+            }
+            match top.rsplit_once('/') {
+                Some((owner, k))
+                    if through_refs && matches!(k, "$ref" | "$dynamicRef" | "$recursiveRef") =>
+                {
+                    top = owner;
+                }
+                _ => break,
+            }
         }
         if !reached_unconditionally(top) {
             return false;
         }
-        // The object's schemas: `top` and its `allOf` entries, theirs in turn, 16 deep.
+        let Some(top) = evaluated_place(document, top) else {
+            return false;
+        };
+        // The object's schemas: `top`, its `allOf` entries and what its references reach,
+        // theirs in turn, 16 deep.
         let mut group: Vec<String> = Vec::new();
-        let mut stack = vec![(top.to_string(), 0)];
+        let mut stack = vec![(top, 0)];
         while let Some((place, depth)) = stack.pop() {
-            let Some(schema) = resolve_pointer(self.lookup_root(), &place) else {
+            let Some(schema) = resolve_pointer(document, &place) else {
                 continue;
             };
-            if depth < 16
-                && let Some(entries) = schema.get("allOf").and_then(Value::as_array)
-            {
-                stack.extend((0..entries.len()).map(|i| (format!("{place}/allOf/{i}"), depth + 1)));
+            if group.contains(&place) {
+                continue;
+            }
+            if depth < 16 {
+                if let Some(entries) = schema.get("allOf").and_then(Value::as_array) {
+                    stack.extend(
+                        (0..entries.len()).map(|i| (format!("{place}/allOf/{i}"), depth + 1)),
+                    );
+                }
+                for k in ["$ref", "$dynamicRef", "$recursiveRef"] {
+                    if through_refs
+                        && let Some(reference) = schema.get(k).and_then(Value::as_str)
+                        && let Some((_, reached)) = reference_target(document, &place, k, reference)
+                    {
+                        stack.push((reached, depth + 1));
+                    }
+                }
             }
             group.push(place);
         }
         let requires = |place: &String| {
-            resolve_pointer(self.lookup_root(), place)
+            resolve_pointer(document, place)
                 .and_then(|s| s.get("required"))
                 .and_then(Value::as_array)
                 .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)))
@@ -563,6 +625,30 @@ impl ArgsSchema {
             && group
                 .iter()
                 .any(|place| self.given(place, name) == Given::Nothing)
+    }
+
+    /// The validator's evaluation path to the object schema `up` steps above the keyword of
+    /// its error `e`, which sits at `at` in the document, where the validator followed a
+    /// reference on the way ([`ArgsSchema::requires_and_refuses`] reads it); `None` where it
+    /// followed none, or where the path does not lead back to `at` as [`evaluated_place`]
+    /// reads it (the place alone then says what is known).
+    pub(super) fn evaluated_owner(
+        &self,
+        e: &ValidationError<'_>,
+        at: &str,
+        up: usize,
+    ) -> Option<String> {
+        let mut owner = e.evaluation_path().as_str();
+        for _ in 0..up {
+            owner = owner.rsplit_once('/')?.0;
+        }
+        if !owner
+            .split('/')
+            .any(|t| matches!(t, "$ref" | "$dynamicRef" | "$recursiveRef"))
+        {
+            return None;
+        }
+        (evaluated_place(self.lookup_root(), owner)? == at).then(|| owner.to_string())
     }
 }
 

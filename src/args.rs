@@ -2356,12 +2356,12 @@ impl ArgsSchema {
                 let unevaluated = matches!(kind, ValidationErrorKind::UnevaluatedProperties { .. });
                 // `unevaluatedProperties` also counts the members the applicators beside it
                 // declare (2020-12 core §11.3): those are the object's arguments too.
-                let in_place: Vec<&str> = if unevaluated {
-                    self.keyword_owner(e)
-                        .map(declared_in_place)
-                        .unwrap_or_default()
-                } else {
-                    Vec::new()
+                let owner_at = self
+                    .schema_place(e)
+                    .and_then(|p| Some(p.at.rsplit_once('/')?.0.to_string()));
+                let in_place: Vec<&str> = match &owner_at {
+                    Some(o) if unevaluated => declared_in_place(self.lookup_root(), o),
+                    _ => Vec::new(),
                 };
                 let expected = self.memo(e, "", |owner| {
                     let mut declared: Vec<String> = owner
@@ -2380,8 +2380,11 @@ impl ArgsSchema {
                         }
                     }
                     if declared.is_empty() {
+                        let nothing_in_place = owner_at
+                            .as_ref()
+                            .is_some_and(|o| declared_in_place(self.lookup_root(), o).is_empty());
                         owner
-                            .and_then(|o| no_arguments(o, kind.keyword()))
+                            .and_then(|o| no_arguments(o, kind.keyword(), nothing_in_place))
                             .unwrap_or("no other arguments here")
                             .to_string()
                     } else {
@@ -2395,9 +2398,6 @@ impl ArgsSchema {
                         .into_iter()
                         .flat_map(|p| p.keys().map(String::as_str)),
                 );
-                let owner_at = self
-                    .schema_place(e)
-                    .and_then(|p| Some(p.at.rsplit_once('/')?.0.to_string()));
                 // `additionalProperties` sees only its object's own `properties` (and
                 // `patternProperties`): a member a subschema beside declares is refused all
                 // the same, and "not a declared argument" would be false.
@@ -3793,20 +3793,23 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-/// The member names the in-place applicators of the object schema `owner` declare in their
-/// `properties` (`allOf`/`anyOf`/`oneOf` branches, `if`/`then`/`else`, `dependentSchemas`,
-/// and theirs in turn, at most 16 deep; a `$ref` is not followed), which
-/// `unevaluatedProperties` counts as evaluated where those parts hold. Not `owner`'s own.
+/// The member names the in-place applicators of the object schema at `owner` (a pointer into
+/// `document`) declare in their `properties` (`allOf`/`anyOf`/`oneOf` branches,
+/// `if`/`then`/`else`, `dependentSchemas`, the schemas its `$ref`s, and the `$dynamicRef`s and
+/// `$recursiveRef`s nothing can redirect, reach, each read at its own base URI as
+/// [`members::declared_beside`] reads it, and theirs in turn, at most 16 deep), which
+/// `unevaluatedProperties` counts as evaluated where those parts hold (2020-12 core §11.3: a
+/// reference is an in-place applicator too). Not `owner`'s own.
 /// Not draft 4-7's schema-form `dependencies` either: the jsonschema crate runs it under every
 /// draft, but its `unevaluatedProperties` counts the members `dependentSchemas` declares alone
 /// (2019-09 and 2020-12 have no keyword `dependencies`, and draft-07 no
 /// `unevaluatedProperties`), so a member declared there is refused where it is met, and
 /// "leave it out" is the fix (`resting_above` in repair reads it so too).
-fn declared_in_place(owner: &Value) -> Vec<&str> {
+fn declared_in_place<'d>(document: &'d Value, owner: &str) -> Vec<&'d str> {
     let mut names: Vec<&str> = Vec::new();
-    let mut stack: Vec<(&Value, usize)> = vec![(owner, 0)];
-    while let Some((schema, depth)) = stack.pop() {
-        let Some(o) = schema.as_object() else {
+    let mut stack: Vec<(String, usize)> = vec![(owner.to_string(), 0)];
+    while let Some((at, depth)) = stack.pop() {
+        let Some(o) = resolve_pointer(document, &at).and_then(Value::as_object) else {
             continue;
         };
         if depth > 0
@@ -3822,18 +3825,31 @@ fn declared_in_place(owner: &Value) -> Vec<&str> {
             continue;
         }
         for k in ["allOf", "anyOf", "oneOf"] {
-            if let Some(l) = o.get(k).and_then(Value::as_array) {
-                stack.extend(l.iter().map(|b| (b, depth + 1)));
-            }
+            let entries = o.get(k).and_then(Value::as_array).map_or(0, Vec::len);
+            stack.extend((0..entries).map(|i| (format!("{at}/{k}/{i}"), depth + 1)));
         }
         for k in ["if", "then", "else"] {
-            stack.extend(o.get(k).map(|b| (b, depth + 1)));
+            if o.contains_key(k) {
+                stack.push((format!("{at}/{k}"), depth + 1));
+            }
         }
         if let Some(m) = o.get("dependentSchemas").and_then(Value::as_object) {
-            stack.extend(m.values().map(|b| (b, depth + 1)));
+            stack.extend(m.keys().map(|name| {
+                let token = crate::json::escape_token(name);
+                (format!("{at}/dependentSchemas/{token}"), depth + 1)
+            }));
+        }
+        for k in ["$ref", "$dynamicRef", "$recursiveRef"] {
+            if let Some(reference) = o.get(k).and_then(Value::as_str)
+                && let Some((_, reached)) = members::reference_target(document, &at, k, reference)
+            {
+                stack.push((reached, depth + 1));
+            }
         }
     }
-    let own = owner.get("properties").and_then(Value::as_object);
+    let own = resolve_pointer(document, owner)
+        .and_then(|o| o.get("properties"))
+        .and_then(Value::as_object);
     names.retain(|n| own.is_none_or(|p| !p.contains_key(*n)));
     names
 }
@@ -3842,10 +3858,11 @@ fn declared_in_place(owner: &Value) -> Vec<&str> {
 /// `unevaluatedProperties`) of the object schema `owner` refuses expects, where the owner's
 /// own `properties` declares no member: no arguments at all, where nothing else declares or
 /// places one either (no `patternProperties`, reference, or in-place subschema declaring a
-/// member, [`declared_in_place`]), or where `additionalProperties: false` refuses what those
-/// declare too (it sees only its own object's `properties` and `patternProperties`). `None`
-/// where some member may be accepted: "no other arguments here" says no more than it knows.
-fn no_arguments(owner: &Value, keyword: &str) -> Option<&'static str> {
+/// member: `nothing_in_place` says [`declared_in_place`] found none), or where
+/// `additionalProperties: false` refuses what those declare too (it sees only its own
+/// object's `properties` and `patternProperties`). `None` where some member may be accepted:
+/// "no other arguments here" says no more than it knows.
+fn no_arguments(owner: &Value, keyword: &str, nothing_in_place: bool) -> Option<&'static str> {
     let o = owner.as_object()?;
     if o.get(keyword) != Some(&Value::Bool(false)) {
         return None;
@@ -3865,9 +3882,7 @@ fn no_arguments(owner: &Value, keyword: &str) -> Option<&'static str> {
         "dependencies",
         "additionalProperties",
     ];
-    if declared_in_place(owner).is_empty()
-        && placing.iter().all(|k| *k == keyword || !o.contains_key(*k))
-    {
+    if nothing_in_place && placing.iter().all(|k| *k == keyword || !o.contains_key(*k)) {
         return Some("no arguments: this object declares none");
     }
     (keyword == "additionalProperties").then_some(
@@ -7598,6 +7613,61 @@ mod tests {
                 "{schema} {call}"
             );
         }
+    }
+
+    /// `unevaluatedProperties` counts what a reference in an `allOf` entry beside it declares
+    /// (2020-12 core §11.3: `$ref` is an in-place applicator), but `declared_in_place` did not
+    /// follow references: `{allOf: [{$ref: A}], unevaluatedProperties: false}` with `A`
+    /// declaring `a` read "/c: `c` is not a declared argument; leave it out (expected no
+    /// arguments: this object declares none)", and a failing `a` "`a` is not a declared
+    /// argument; leave it out", while the same `A` written inline said "expected only the
+    /// declared arguments `a`" and "declared only in a part of the schema these arguments do
+    /// not meet". The reference now says what the inline entry says.
+    #[test]
+    fn a_member_a_reference_in_an_all_of_declares_counts_for_unevaluated_properties() {
+        let a = json!({"properties": {"a": {"type": "string"}}});
+        let by_ref = |rest: Value| {
+            let mut s = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object", "allOf": [{"$ref": "#/$defs/A"}], "$defs": {"A": a}});
+            s.as_object_mut()
+                .unwrap()
+                .extend(rest.as_object().unwrap().clone());
+            s
+        };
+        let inline = |rest: Value| {
+            let mut s = by_ref(rest);
+            s["allOf"] = json!([a]);
+            s
+        };
+        let calls = [
+            json!({"a": 1, "c": 2}),
+            json!({"a": "x", "c": 2}),
+            json!({"a": "x"}),
+            json!({"a": 1, "c": "s"}),
+            json!({"c": 2}),
+        ];
+        for rest in [
+            json!({"unevaluatedProperties": false}),
+            json!({"unevaluatedProperties": {"type": "integer"}}),
+        ] {
+            verdicts_are_the_crates(&by_ref(rest.clone()), &calls);
+            for call in &calls {
+                assert_eq!(
+                    pointer_expected_message(by_ref(rest.clone()), call.clone()),
+                    pointer_expected_message(inline(rest.clone()), call.clone()),
+                    "{rest} {call}"
+                );
+            }
+        }
+        assert_eq!(
+            pointer_expected_message(
+                by_ref(json!({"unevaluatedProperties": false})),
+                json!({"a": "x", "c": 2})
+            )[0]
+            .2,
+            "/c: `c` is not a declared argument; leave it out (expected only the declared \
+             arguments `a`)."
+        );
     }
 
     /// A member the root requires, reached by `$recursiveRef: "#"` (or `$ref: "#"`) beside

@@ -321,7 +321,7 @@ fn beside_ref_applies(document: &Value) -> bool {
 /// `from` (a subschema with its own `$id` starts one, so `#` inside it names that subschema),
 /// as the validator reads it. `None` where it reaches no schema of `document`, or where the
 /// dynamic scope may redirect it ([`dynamic_target`], [`recursive_target`]).
-fn reference_target<'d>(
+pub(super) fn reference_target<'d>(
     document: &'d Value,
     from: &str,
     keyword: &str,

@@ -160,8 +160,9 @@ impl ArgsSchema {
                 if self.unevaluated_is_schema(e) =>
             {
                 let in_place = self
-                    .keyword_owner(e)
-                    .map(super::declared_in_place)
+                    .schema_place(e)
+                    .and_then(|p| Some(p.at.rsplit_once('/')?.0.to_string()))
+                    .map(|owner| super::declared_in_place(self.lookup_root(), &owner))
                     .unwrap_or_default();
                 let names: Vec<&String> = unexpected
                     .iter()

@@ -39,7 +39,7 @@ mod lookalike;
 mod members;
 pub use compat::{ANY_VALUE, DoubleString, Int64String, TypeSpelling, UncheckedPattern};
 pub(crate) use compat::{
-    accept_null, is_double_bound, is_int64_count, number_string_of, numbers_read,
+    accept_null, is_double_bound, is_int64_count, json_number_text, number_string_of, numbers_read,
 };
 use members::Given;
 mod resources;
@@ -6567,7 +6567,7 @@ mod tests {
             listed,
             [
                 at("/properties/a/minimum", "1", "1"),
-                at("/properties/a/maximum", "1e1", "10.0"),
+                at("/properties/a/maximum", "1e1", "10"),
                 at("/properties/b/minimum", "-2.5", "-2.5"),
                 at("/properties/b/maximum", "-0.5", "-0.5")
             ]
@@ -6600,6 +6600,79 @@ mod tests {
         }
         let plain = ArgsSchema::new(&json!({"type":"number","minimum": 1})).unwrap();
         assert!(plain.double_strings().is_empty());
+    }
+
+    /// A whole number spelt with an exponent (`"-2e3"`) was read as a float (-2000.0), which
+    /// `repair` wrote into an integer's bound; it is an integer where the string has no
+    /// fraction or the schema's `type` takes integers alone (`"1.0"` on an integer is 1, on a
+    /// number 1.0). Strings that are no JSON number, or one no double holds, are read as
+    /// nothing, and [`json_number_text`] tells the out-of-range number from the rest.
+    #[test]
+    fn a_whole_double_bound_string_is_read_as_an_integer() {
+        let read = |ty: Value, written: &str| {
+            let node = json!({"type": ty, "minimum": written});
+            number_string_of(node.as_object().unwrap(), "minimum").map(|n| n.to_string())
+        };
+        let cases: &[(Value, &str, Option<&str>)] = &[
+            (json!("integer"), "1e2", Some("100")),
+            (json!("number"), "1e2", Some("100")),
+            (json!("integer"), "-2e3", Some("-2000")),
+            (json!("number"), "-2e3", Some("-2000")),
+            (json!("number"), "2E+1", Some("20")),
+            (json!("integer"), "1.0", Some("1")),
+            (json!("INTEGER"), "1.0", Some("1")),
+            (json!(["integer", "null"]), "1.0", Some("1")),
+            (json!("number"), "1.0", Some("1.0")),
+            (json!(["integer", "number"]), "1.0", Some("1.0")),
+            (json!("string"), "1.0", Some("1.0")),
+            (json!("integer"), "1.5e1", Some("15")),
+            (json!("number"), "1.5e1", Some("15.0")),
+            (json!("integer"), "0.5", Some("0.5")),
+            (json!("number"), "0.5", Some("0.5")),
+            (json!("number"), "-0", Some("0")),
+            (json!("integer"), "1", Some("1")),
+            (
+                json!("number"),
+                "18446744073709551615",
+                Some("18446744073709551615"),
+            ),
+            (
+                json!("number"),
+                "-9223372036854775808",
+                Some("-9223372036854775808"),
+            ),
+            // Past 64-bit integers: the float serde_json holds.
+            (json!("integer"), "1e20", Some("1e+20")),
+            (json!("integer"), "1E400", None),
+            (json!("number"), "1E400", None),
+            (json!("integer"), "0x10", None),
+            (json!("integer"), " 5 ", None),
+            (json!("number"), "NaN", None),
+        ];
+        let got: Vec<_> = cases.iter().map(|(t, w, _)| read(t.clone(), w)).collect();
+        let want: Vec<_> = cases
+            .iter()
+            .map(|(_, _, n)| n.map(str::to_string))
+            .collect();
+        assert_eq!(got, want);
+        for (text, number) in [
+            ("1E400", true),
+            ("-1e-400", true),
+            ("-2e3", true),
+            ("0", true),
+            ("0x10", false),
+            (" 5 ", false),
+            ("+1", false),
+            ("01", false),
+            ("1.", false),
+            (".5", false),
+            ("1e", false),
+            ("NaN", false),
+            ("", false),
+            ("-", false),
+        ] {
+            assert_eq!(json_number_text(text), number, "{text:?}");
+        }
     }
 
     /// A missing required argument whose schema accepts any value (BFCL's `type: "any"`,

@@ -375,18 +375,101 @@ const DOUBLE_BOUNDS: &[&str] = &["minimum", "maximum"];
 
 /// The number a JSON string spells as a double protobuf's JSON reads and JSON Schema can
 /// write: the string is a JSON number (RFC 8259 §6: optional `-`, no leading zero, no `+`,
-/// no spaces; `"1"`, `"1.5"`, `"-2e3"`) that a 64-bit float holds (`"1e400"` is none).
-/// `None` for `"NaN"`, `"Infinity"` and `"-Infinity"`, doubles that no JSON number spells
-/// (JSON Schema wants a number), and for any other value, a number too: a bound written as a
-/// number is JSON Schema's own.
-fn double_bound(v: &Value) -> Option<serde_json::Number> {
+/// no spaces; `"1"`, `"1.5"`, `"-2e3"`) that a 64-bit float holds (`"1e400"` is none:
+/// [`json_number_text`] tells it from a string that is no number at all). `None` for `"NaN"`,
+/// `"Infinity"` and `"-Infinity"`, doubles that no JSON number spells (JSON Schema wants a
+/// number), and for any other value, a number too: a bound written as a number is JSON
+/// Schema's own.
+///
+/// A whole number is written as an integer (`"-2e3"` is -2000, not -2000.0) where the string
+/// has no fraction, or where `node`'s `type` takes integers and no other numbers
+/// ([`integer_typed`]: `"1.0"` on an integer is 1): the value is the same to JSON Schema
+/// (2020-12 validation §6.2 compares numbers by value), but an integer's bound written as a
+/// float reads as a fraction to a reader, and to a provider typing the field as an integer.
+/// A whole number past 64-bit integers (`"1e20"`) stays the float serde_json holds.
+fn double_bound(node: &serde_json::Map<String, Value>, v: &Value) -> Option<serde_json::Number> {
     let text = v.as_str()?;
     // serde_json reads RFC 8259's grammar and refuses what overflows a double, but takes
     // whitespace around the number, which is no number's spelling.
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Number(n)) if text.trim() == text => Some(n),
-        _ => None,
+    let n = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Number(n)) if text.trim() == text => n,
+        _ => return None,
+    };
+    // Only a mantissa has a `.`: "1.0e2" has a fraction written, "1e2" none.
+    let fraction = text.contains('.');
+    let whole = n
+        .is_f64()
+        .then(|| n.as_f64().and_then(whole_number))
+        .flatten()
+        .filter(|_| !fraction || integer_typed(node));
+    Some(whole.unwrap_or(n))
+}
+
+/// `f` as an integer, when it is a whole number a 64-bit integer holds (`-0.0` is 0).
+fn whole_number(f: f64) -> Option<serde_json::Number> {
+    // 2^63 and 2^64, exact as doubles: the first value past each integer type.
+    const I64_END: f64 = 9_223_372_036_854_775_808.0;
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    if !f.is_finite() || f.fract() != 0.0 {
+        return None;
     }
+    if (-I64_END..I64_END).contains(&f) {
+        // In range and whole: the cast is exact.
+        Some(serde_json::Number::from(f as i64))
+    } else if (0.0..U64_END).contains(&f) {
+        Some(serde_json::Number::from(f as u64))
+    } else {
+        None
+    }
+}
+
+/// Whether `node`'s `type` takes integers and no other numbers (`integer`, `["integer",
+/// "null"]`, Gemini's `INTEGER`, any spelling [`Ty::names`](crate::profile::detect::Ty::names)
+/// reads as `integer`), so that a whole bound is written as an integer however it was spelt.
+fn integer_typed(node: &serde_json::Map<String, Value>) -> bool {
+    use crate::profile::detect::Ty;
+    let ty = match node.get("type") {
+        Some(Value::String(s)) => Ty::One(s),
+        Some(Value::Array(a)) => Ty::List(a),
+        _ => return false,
+    };
+    ty.names("integer") && !ty.names("number")
+}
+
+/// Whether `text` is spelt as RFC 8259 §6 writes a number (optional `-`, an integer part
+/// without a leading zero, an optional fraction and exponent), whatever its size: `"1E400"`
+/// is, though no double holds it; `"0x10"`, `" 5 "`, `"+1"` and `"NaN"` are not.
+pub(crate) fn json_number_text(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    let int_start = i;
+    let n = digits(&mut i);
+    if n == 0 || (n > 1 && b[int_start] == b'0') {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
 }
 
 /// Whether keyword `k` is one Gemini's `Schema` types as double ([`DOUBLE_BOUNDS`]), so that
@@ -395,16 +478,21 @@ pub(crate) fn is_double_bound(k: &str) -> bool {
     DOUBLE_BOUNDS.contains(&k)
 }
 
-/// The number `v`, the value of keyword `k`, spells as Gemini's `Schema` writes it, as
-/// `toolwire args` checks it: a count of [`INT64_COUNTS`] as an int64 string
-/// ([`int64_count`]), or `minimum`/`maximum` as a double string ([`double_bound`]). `None`
-/// for any other keyword or value. The one reading `args`, `repair` and `compile` share:
+/// The number the value of keyword `k` in subschema `node` spells as Gemini's `Schema` writes
+/// it, as `toolwire args` checks it: a count of [`INT64_COUNTS`] as an int64 string
+/// ([`int64_count`]), or `minimum`/`maximum` as a double string ([`double_bound`], which reads
+/// `node`'s `type` to write a whole bound as an integer). `None` for any other keyword or
+/// value, or where `node` has no `k`. The one reading `args`, `repair` and `compile` share:
 /// `repair` writes the number rather than dropping the string.
-pub(crate) fn number_string_of(k: &str, v: &Value) -> Option<serde_json::Number> {
+pub(crate) fn number_string_of(
+    node: &serde_json::Map<String, Value>,
+    k: &str,
+) -> Option<serde_json::Number> {
+    let v = node.get(k)?;
     if is_int64_count(k) {
         int64_count(v).map(serde_json::Number::from)
     } else if is_double_bound(k) {
-        double_bound(v)
+        double_bound(node, v)
     } else {
         None
     }
@@ -412,20 +500,17 @@ pub(crate) fn number_string_of(k: &str, v: &Value) -> Option<serde_json::Number>
 
 /// Whether a keyword of `node` holds a number as Gemini's string ([`number_string_of`]).
 fn has_number_strings(node: &serde_json::Map<String, Value>) -> bool {
-    INT64_COUNTS.iter().chain(DOUBLE_BOUNDS).any(|k| {
-        node.get(*k)
-            .is_some_and(|v| number_string_of(k, v).is_some())
-    })
+    INT64_COUNTS
+        .iter()
+        .chain(DOUBLE_BOUNDS)
+        .any(|k| number_string_of(node, k).is_some())
 }
 
 /// Writes each keyword of `node` that holds a number as Gemini's string ([`number_string_of`])
 /// as that number, in place.
 fn read_number_strings(node: &mut serde_json::Map<String, Value>) {
     for keyword in INT64_COUNTS.iter().chain(DOUBLE_BOUNDS) {
-        if let Some(n) = node
-            .get(*keyword)
-            .and_then(|v| number_string_of(keyword, v))
-        {
+        if let Some(n) = number_string_of(node, keyword) {
             node.insert((*keyword).into(), Value::Number(n));
         }
     }
@@ -477,7 +562,7 @@ pub struct Int64String {
 /// Every count keyword of `declared` that [`compiled_form`] reads as the integer its string
 /// spells, in schema order.
 pub fn int64_strings(declared: &Value) -> Vec<Int64String> {
-    strings_read(declared, INT64_COUNTS, int64_count)
+    strings_read(declared, INT64_COUNTS, |_, v| int64_count(v))
         .into_iter()
         .map(|(pointer, written, read_as)| Int64String {
             pointer,
@@ -488,18 +573,18 @@ pub fn int64_strings(declared: &Value) -> Vec<Int64String> {
 }
 
 /// (pointer, string as written, what `read` reads it as) of every keyword of `keywords` in
-/// `declared` whose value `read` reads, in schema order.
+/// `declared` whose value `read` reads (given the subschema holding it), in schema order.
 fn strings_read<T>(
     declared: &Value,
     keywords: &[&str],
-    read: fn(&Value) -> Option<T>,
+    read: fn(&serde_json::Map<String, Value>, &Value) -> Option<T>,
 ) -> Vec<(String, String, T)> {
     let mut out = Vec::new();
     for n in crate::schema::walk(declared).nodes {
         let Some(node) = n.object() else { continue };
         for keyword in keywords {
             if let Some(v) = node.get(*keyword)
-                && let Some(read_as) = read(v)
+                && let Some(read_as) = read(node, v)
             {
                 out.push((
                     crate::json::push_token(&n.pointer, keyword),

@@ -2315,7 +2315,7 @@ fn a_gemini_double_bound_string_is_written_as_its_number() {
     assert_eq!(
         r.tool.parameters.clone().unwrap(),
         json!({"type":"object","properties":{
-            "n":{"type":"number","minimum":-2000.0,"description":"At most 10."},
+            "n":{"type":"number","minimum":-2000,"description":"At most 10."},
             "m":{"type":"integer"}}})
     );
     let said = changes_said(&r);
@@ -2344,7 +2344,7 @@ fn a_gemini_double_bound_string_is_written_as_its_number() {
             ),
             (
                 "/properties/n/minimum",
-                "wrote `minimum: \"-2e3\"` as `minimum: -2000.0`, the number Gemini's double \
+                "wrote `minimum: \"-2e3\"` as `minimum: -2000`, the number Gemini's double \
                  string spells (as `toolwire args` reads it)",
                 None
             ),
@@ -2361,6 +2361,46 @@ fn a_gemini_double_bound_string_is_written_as_its_number() {
                 )
             ),
         ]
+    );
+}
+
+/// A whole bound spelt with an exponent was written as a float (`minimum: "-2e3"` as
+/// `minimum: -2000.0`, on an integer too); it is an integer where the string has no fraction or
+/// the `type` takes integers alone, a fraction stays one, and `"1E400"`, a number's spelling no
+/// double holds, is dropped with a loss that says so, not called "no JSON number".
+#[test]
+fn a_whole_bound_string_is_written_as_an_integer() {
+    let p = profile(&[
+        "keyword-allowed: minimum (string)",
+        "keyword-allowed: maximum (string)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "i":{"type":"integer","minimum":"1.0","maximum":"1e2"},
+            "n":{"type":"number","minimum":"-2e3","maximum":"0.5"},
+            "f":{"type":"number","minimum":"1.0"},
+            "big":{"type":"number","minimum":"1E400"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let out = serde_json::to_string(r.tool.parameters.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        out,
+        r#"{"type":"object","properties":{"i":{"type":"integer","minimum":1,"maximum":100},"n":{"type":"number","minimum":-2000,"maximum":0.5},"f":{"type":"number","minimum":1.0},"big":{"type":"number"}}}"#
+    );
+    let big = changes_said(&r)
+        .into_iter()
+        .find(|(at, _, _)| *at == "/properties/big/minimum")
+        .and_then(|(_, _, lost)| lost);
+    assert_eq!(
+        big,
+        Some(
+            "`minimum: \"1E400\"`, a bound written as a string holding a number past a 64-bit \
+             float's range, which no finite number written in its place keeps: a provider \
+             reading it as a number may have enforced it (`toolwire args` refuses the original \
+             schema for it)"
+        )
     );
 }
 

@@ -802,7 +802,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     // written as the number, nothing is lost (trial 71 D6: they were dropped as no valid
     // bound, "0 losses", and the repaired schema took 4 items). Where the keyword itself must
     // go, it goes as that number: said and lost as any bound is.
-    if let Some(n) = crate::args::number_string_of(k, &v) {
+    if let Some(n) = crate::args::number_string_of(map, k) {
         let (what, spelling) = if crate::args::is_int64_count(k) {
             ("count", "int64")
         } else {
@@ -861,6 +861,15 @@ fn string_bound_lost(k: &str, v: &Value) -> String {
     let why = if crate::args::is_int64_count(k) {
         "a count written as a string that is no canonical integer: a provider reading it as \
          Gemini's int64 may have enforced it"
+            .to_string()
+    } else if crate::args::is_double_bound(k)
+        && v.as_str().is_some_and(crate::args::json_number_text)
+    {
+        // `"1E400"`: a number's spelling, which no double holds, and no JSON number repair
+        // could write holds its value either.
+        "a bound written as a string holding a number past a 64-bit float's range, which no \
+         finite number written in its place keeps: a provider reading it as a number may have \
+         enforced it"
             .to_string()
     } else if crate::args::is_double_bound(k) {
         "a bound written as a string that is no JSON number: a provider reading it as Gemini's \

@@ -2230,13 +2230,16 @@ fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
 /// string that is no canonical integer (`"02"`) is dropped as before, but as a loss.
 #[test]
 fn a_gemini_int64_count_string_is_written_as_its_integer() {
-    let p = profile(&[
-        "keyword-allowed: maxItems (string)",
-        "keyword-allowed: minItems (string)",
-        "keyword-allowed: maxLength (string)",
-        "keyword-allowed: minLength (string)",
-        "keyword-allowed: minLength",
-    ]);
+    let p = profile_for(
+        &["gemini/v1beta/parameters"],
+        &[
+            "keyword-allowed: maxItems (string)",
+            "keyword-allowed: minItems (string)",
+            "keyword-allowed: maxLength (string)",
+            "keyword-allowed: minLength (string)",
+            "keyword-allowed: minLength",
+        ],
+    );
     let t = tool(
         "f",
         json!({"type":"object","properties":{"ids":{"type":"array",
@@ -2298,12 +2301,15 @@ fn a_gemini_int64_count_string_is_written_as_its_integer() {
 /// `Schema`) is dropped as before, but as a loss.
 #[test]
 fn a_gemini_double_bound_string_is_written_as_its_number() {
-    let p = profile(&[
-        "keyword-allowed: minimum (string)",
-        "keyword-allowed: maximum (string)",
-        "keyword-allowed: multipleOf (string)",
-        "keyword-allowed: maximum",
-    ]);
+    let p = profile_for(
+        &["gemini/v1beta/parameters"],
+        &[
+            "keyword-allowed: minimum (string)",
+            "keyword-allowed: maximum (string)",
+            "keyword-allowed: multipleOf (string)",
+            "keyword-allowed: maximum",
+        ],
+    );
     let t = tool(
         "f",
         json!({"type":"object","properties":{
@@ -2404,6 +2410,63 @@ fn a_whole_bound_string_is_written_as_an_integer() {
     );
 }
 
+/// The rewrite of a number string spoke of "Gemini's double string" (or int64 string) under
+/// any profile: under `anthropic/messages`, which never reads such a string, too. Gemini is
+/// named only where a target of the profile reads Gemini's `Schema` (`parameters`, not
+/// `parametersJsonSchema`); elsewhere the words name no provider, in the rewrite and in the
+/// drop of the keyword once written as its number.
+#[test]
+fn a_number_string_rewrite_names_gemini_only_where_a_target_reads_its_schema() {
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"n":{"type":"number","minimum":"1",
+            "maximum":"5"},"c":{"type":"array","items":{"type":"string"},"maxItems":"3"}}}),
+    );
+    let rejected = [
+        "keyword-allowed: minimum (string)",
+        "keyword-allowed: maximum (string)",
+        "keyword-allowed: maxItems (string)",
+        "keyword-allowed: maximum",
+    ];
+    let said = |targets: &[&str]| {
+        let r = repair_one(&t, &profile_for(targets, &rejected));
+        changes_said(&r)
+            .into_iter()
+            .map(|(at, action, _)| format!("{at} {action}"))
+            .collect::<Vec<_>>()
+    };
+    let neutral = [
+        "/properties/c/maxItems wrote `maxItems: \"3\"` as `maxItems: 3`, the count the string \
+         spells (JSON Schema wants a non-negative integer; `toolwire args` reads the string so)",
+        "/properties/n/maximum dropped `maximum: 5`, said in the description as \"At most 5.\" \
+         (written `maximum: \"5\"`, a string)",
+        "/properties/n/minimum wrote `minimum: \"1\"` as `minimum: 1`, the number the string \
+         spells (JSON Schema wants a number; `toolwire args` reads the string so)",
+    ];
+    for targets in [
+        &["anthropic/messages"][..],
+        &["openai/chat", "gemini/v1beta/parameters-json-schema"],
+        &["test/target"],
+    ] {
+        assert_eq!(said(targets), neutral, "{targets:?}");
+    }
+    let gemini = [
+        "/properties/c/maxItems wrote `maxItems: \"3\"` as `maxItems: 3`, the count Gemini's \
+         int64 string spells (as `toolwire args` reads it)",
+        "/properties/n/maximum dropped `maximum: 5`, said in the description as \"At most 5.\" \
+         (written `maximum: \"5\"`, Gemini's double string)",
+        "/properties/n/minimum wrote `minimum: \"1\"` as `minimum: 1`, the number Gemini's \
+         double string spells (as `toolwire args` reads it)",
+    ];
+    for targets in [
+        &["gemini/v1beta/parameters"][..],
+        &["anthropic/messages", "vertex/v1/parameters"],
+        &["engine/gemini-proto-snapshot/parameters"],
+    ] {
+        assert_eq!(said(targets), gemini, "{targets:?}");
+    }
+}
+
 /// `exclusiveMinimum`/`exclusiveMaximum` written as number strings (`"0"`) are no fields of
 /// Gemini's `Schema`, so no reading the evidence shows turns them into numbers, as protobuf's
 /// JSON does Gemini's double `minimum: "1"`; JSON Schema wants a number. Where the profile
@@ -2457,8 +2520,8 @@ fn an_exclusive_bound_string_is_dropped_as_a_loss_not_read_as_a_number() {
             ),
             (
                 "/properties/n/minimum",
-                "wrote `minimum: \"1\"` as `minimum: 1`, the number Gemini's double string \
-                 spells (as `toolwire args` reads it)",
+                "wrote `minimum: \"1\"` as `minimum: 1`, the number the string spells (JSON \
+                 Schema wants a number; `toolwire args` reads the string so)",
                 None
             ),
         ]

@@ -12,11 +12,12 @@ pub(super) fn keyword(
     f: &Finding,
     k: &str,
     form: Option<&str>,
-    profile: &str,
+    profile: &CompiledProfile,
     memo: &Memo,
     conflicts: Conflicts,
 ) -> Found {
     let max_nodes = memo.max_inline_nodes;
+    let read = StringsRead::under(profile);
     // The key as written (a finding about `x-vendor` points at the real `x-...` key).
     let (node, real) = place::split_keyword(&f.pointer)
         .filter(|(_, real)| real == k || k == value::VENDOR_KEY)
@@ -130,7 +131,8 @@ pub(super) fn keyword(
         ("nullable", _) => nullable(tool, rule, &node),
         ("items", Some(value::ITEMS_LIST)) | ("prefixItems", _) => Err(format!(
             "a tuple (`items` as a list / `prefixItems`) fixes each position's type; no form \
-             under `{profile}` keeps that"
+             under `{}` keeps that",
+            profile.name
         )),
         ("items" | "properties" | "dependentSchemas" | "dependencies", _) if !narrows => Err(
             format!("`{k}` declares the arguments themselves; it cannot be dropped"),
@@ -228,7 +230,7 @@ pub(super) fn keyword(
                     let mut out = Vec::new();
                     for c in inline_refs(tool, rule, &f.pointer, max_nodes, conflicts)? {
                         let inlined = c.rewrite.applied_to(tool)?;
-                        for d in drop_keyword(&inlined, rule, &node, k, true)? {
+                        for d in drop_keyword_read(&inlined, rule, &node, k, true, read)? {
                             let mut changes = c.changes.clone();
                             changes.extend(d.changes);
                             out.push(Candidate::many(d.rewrite.applied_to(&inlined)?, changes));
@@ -239,7 +241,7 @@ pub(super) fn keyword(
             }
         }
         _ if ANNOTATIONS.contains(&k) || narrows || !crate::schema::is_keyword(k) => {
-            drop_keyword(tool, rule, &node, k, true)
+            drop_keyword_read(tool, rule, &node, k, true, read)
         }
         _ => Err(format!("no conservative repair for `{k}`")),
     }

@@ -398,15 +398,13 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, memo: &Memo) ->
     };
     let conflicts = crate::repair::refs::Conflicts::under(profile);
     match param {
-        Param::Keyed(Kind::Keyword, k) => {
-            keyword(tool, f, &k, None, &profile.name, memo, conflicts)
-        }
+        Param::Keyed(Kind::Keyword, k) => keyword(tool, f, &k, None, profile, memo, conflicts),
         Param::Keyed(Kind::KeywordForm, kf) => {
             let (k, form) = kf
                 .rsplit_once(" (")
                 .map(|(k, f)| (k.to_string(), f.trim_end_matches(')').to_string()))
                 .unwrap_or((kf.clone(), String::new()));
-            keyword(tool, f, &k, Some(&form), &profile.name, memo, conflicts)
+            keyword(tool, f, &k, Some(&form), profile, memo, conflicts)
         }
         Param::Keyed(Kind::TypeSpelling, _) => type_spelling(tool, f),
         Param::Keyed(Kind::TypeList, _) => type_list(tool, f),
@@ -790,7 +788,55 @@ fn turned_refs<'v>(
     }
 }
 
+/// [`drop_keyword_read`] where the profile is not at hand: a number string's rewrite names no
+/// provider, words true under any profile.
 fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) -> Found {
+    drop_keyword_read(tool, rule, node, k, describe, StringsRead::Unnamed)
+}
+
+/// Who the words of a number string's rewrite ([`drop_keyword_read`]) name as reading the
+/// string: Gemini, only where a target of the profile reads Gemini's `Schema` message
+/// ([`reads_gemini_schema`]); else no provider (under `anthropic/messages` the rewrite of
+/// `minimum: "1"` spoke of "Gemini's double string", which that target never reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum StringsRead {
+    Gemini,
+    Unnamed,
+}
+
+impl StringsRead {
+    /// [`StringsRead::Gemini`] where a target of `profile` reads Gemini's `Schema`.
+    pub(super) fn under(profile: &CompiledProfile) -> StringsRead {
+        if profile.targets.iter().any(|t| reads_gemini_schema(t)) {
+            StringsRead::Gemini
+        } else {
+            StringsRead::Unnamed
+        }
+    }
+}
+
+/// Whether target `t` takes a tool's schema as Gemini's `Schema` message (protobuf, whose JSON
+/// reads an int64 or a double from a string: [`crate::args::number_string_of`]): the
+/// `parameters` field of the Gemini API and of Vertex AI, and the offline snapshot of that
+/// message. Not `parametersJsonSchema`, which is JSON Schema.
+fn reads_gemini_schema(t: &str) -> bool {
+    matches!(
+        t,
+        "gemini/v1beta/parameters"
+            | "vertex/v1/parameters"
+            | "engine/gemini-proto-snapshot/parameters"
+    )
+}
+
+/// [`drop_keyword`], a number string's rewrite naming its reader as `read` says.
+pub(super) fn drop_keyword_read(
+    tool: &Tool,
+    rule: &str,
+    node: &str,
+    k: &str,
+    describe: bool,
+    read: StringsRead,
+) -> Found {
     let map = schema_at(tool, node)?;
     let v = map
         .get(k)
@@ -803,19 +849,37 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     // bound, "0 losses", and the repaired schema took 4 items). Where the keyword itself must
     // go, it goes as that number: said and lost as any bound is.
     if let Some(n) = crate::args::number_string_of(map, k) {
-        let (what, spelling) = if crate::args::is_int64_count(k) {
+        let count = crate::args::is_int64_count(k);
+        let (what, spelling) = if count {
             ("count", "int64")
         } else {
             ("number", "double")
         };
         let number = Value::Number(n);
-        let action = format!(
-            "wrote `{k}: {}` as `{k}: {number}`, the {what} Gemini's {spelling} string spells \
-             (as `toolwire args` reads it)",
-            show(&v)
-        );
+        let (whose, written) = match read {
+            StringsRead::Gemini => (
+                format!(
+                    "the {what} Gemini's {spelling} string spells (as `toolwire args` reads it)"
+                ),
+                format!(" (written `{k}: {}`, Gemini's {spelling} string)", show(&v)),
+            ),
+            // No target of the profile reads the string: what is true of it anywhere is that
+            // it spells the number, which JSON Schema wants written as one.
+            StringsRead::Unnamed => (
+                format!(
+                    "the {what} the string spells (JSON Schema wants {}; `toolwire args` reads \
+                     the string so)",
+                    if count {
+                        "a non-negative integer"
+                    } else {
+                        "a number"
+                    }
+                ),
+                format!(" (written `{k}: {}`, a string)", show(&v)),
+            ),
+        };
+        let action = format!("wrote `{k}: {}` as `{k}: {number}`, {whose}", show(&v));
         // A number repair may not drop here still has the lossless rewrite.
-        let written = format!(" (written `{k}: {}`, Gemini's {spelling} string)", show(&v));
         return rewritten_then_dropped(tool, rule, node, k, &number, action, &written, describe);
     }
     if let Some(need) = keyword_value_invalid::wanted(k, &v) {

@@ -635,6 +635,53 @@ fn what_the_model_rejects_beyond_the_evidence_is_repaired_and_said_so() {
     );
 }
 
+/// OpenAI's offline model refuses `prefixItems: []` ("[] should be non-empty", python-jsonschema's
+/// words, not seen from OpenAI), and compile refused the tool though the fix says to remove it;
+/// now the list, which constrains nothing, is dropped, for openai/chat and the strict targets
+/// whose model judges it (Cohere's model takes it and the test profile has no evidence: it
+/// stays there).
+#[test]
+fn an_empty_prefix_items_the_model_refuses_is_dropped() {
+    let p = profile(&[]);
+    let t = tool(
+        "tags",
+        json!({"type":"object","properties":{"t":{"type":"array","prefixItems":[],
+            "items":{"type":"string"}}},"required":["t"]}),
+    );
+    for target in ["openai/chat", STRICT[0], STRICT[1], STRICT[2]] {
+        let c = compile(
+            std::slice::from_ref(&t),
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        assert!(
+            c.is_ok(),
+            "{target}: {:#?} {:#?}",
+            c.check,
+            c.tools[0].refusals
+        );
+        assert!(
+            !c.wire.to_string().contains("prefixItems"),
+            "{target}: {}",
+            c.wire
+        );
+        let dropped = c.tools[0]
+            .changes
+            .iter()
+            .find(|ch| ch.pointer == "/properties/t/prefixItems")
+            .unwrap_or_else(|| panic!("{target}: {:#?}", c.tools[0].changes));
+        assert!(
+            dropped
+                .action
+                .starts_with("dropped `prefixItems: []`, which constrains nothing")
+                && dropped.lost.is_none(),
+            "{target}: {dropped:#?}"
+        );
+    }
+}
+
 /// A rejection no repair answers refuses the tool the model named, with the model's own
 /// error; the other tools are sent again and compile.
 #[test]

@@ -2467,6 +2467,48 @@ fn a_number_string_rewrite_names_gemini_only_where_a_target_reads_its_schema() {
     }
 }
 
+/// `prefixItems: []` was refused ("not a non-empty list of schemas, and what it was meant to
+/// hold cannot be known"), though keyword-value-invalid's fix says to remove it: an empty
+/// list applies to no element, so `items` beside it covers every element with or without it.
+/// It is dropped, no loss; `anyOf: []` (which no value matches) and a non-list `prefixItems`
+/// stay refused.
+#[test]
+fn an_empty_prefix_items_is_dropped_as_constraining_nothing() {
+    let p = profile(&["keyword-allowed: prefixItems (empty)"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"t":{"type":"array","prefixItems":[],
+            "items":{"type":"string"}}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.clone().unwrap(),
+        json!({"type":"object","properties":{"t":{"type":"array","items":{"type":"string"}}}})
+    );
+    assert_eq!(
+        changes_said(&r),
+        [(
+            "/properties/t/prefixItems",
+            "dropped `prefixItems: []`, which constrains nothing (an empty list of schemas \
+             applies to no element; JSON Schema wants a non-empty list)",
+            None
+        )]
+    );
+    for (keyword, form, value) in [
+        ("anyOf", "empty", json!([])),
+        ("prefixItems", "not an array", json!({"type": "string"})),
+    ] {
+        let p = profile(&[&format!("keyword-allowed: {keyword} ({form})")]);
+        let t = tool(
+            "f",
+            json!({"type":"object","properties":{"t":{"type":"array",(keyword): value}}}),
+        );
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{keyword}: {:#?}", r.changes);
+    }
+}
+
 /// `exclusiveMinimum`/`exclusiveMaximum` written as number strings (`"0"`) are no fields of
 /// Gemini's `Schema`, so no reading the evidence shows turns them into numbers, as protobuf's
 /// JSON does Gemini's double `minimum: "1"`; JSON Schema wants a number. Where the profile

@@ -87,6 +87,22 @@ pub(super) fn keyword(
                 None => drop_keyword(tool, rule, &node, k, true),
             },
         },
+        // `prefixItems: []` applies to no element (2020-12 core §10.3.1.1: each schema to the
+        // element at its position), and leaves `items` and `unevaluatedItems` every element, as
+        // without it: the fix of keyword-value-invalid says to remove it, and so does repair.
+        ("prefixItems", Some(value::VALUE_EMPTY_LIST)) => {
+            let t = edited(tool, &node, |m| {
+                m.shift_remove(k);
+            })?;
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, k),
+                rule,
+                "dropped `prefixItems: []`, which constrains nothing (an empty list of schemas \
+                 applies to no element; JSON Schema wants a non-empty list)",
+                None,
+            )])
+        }
         // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
         // and what its schemas were meant to be cannot be known.
         (

@@ -1115,7 +1115,7 @@ fn is_anchor(s: &str) -> bool {
 
 /// What python-jsonschema says of a value the meta-schema's `stringArray` (meta/validation:
 /// `type: array`, `items: {type: string}`, `uniqueItems: true`) refuses, in that keyword order:
-/// `required` must be a list of distinct strings.
+/// `required`, and each value of `dependentRequired`, must be a list of distinct strings.
 fn string_array_problem(v: &Value) -> Option<String> {
     let Value::Array(a) = v else {
         return Some(format!("{} is not of type 'array'", repr(v)));
@@ -1130,7 +1130,8 @@ fn string_array_problem(v: &Value) -> Option<String> {
 
 /// The meta-schema pass: python-jsonschema messages (without the final period) for the first
 /// keyword whose value the Draft 2020-12 meta-schema refuses, walking in document order.
-/// Modelled: `type`, the schema maps, `required` (distinct strings), `enum`, the schema lists
+/// Modelled: `type`, the schema maps, `required` and each value of `dependentRequired`
+/// (distinct strings), `enum`, the schema lists
 /// (`anyOf`, `oneOf`, `allOf`, `prefixItems`: non-empty), `$id`, `$anchor` and
 /// `$dynamicAnchor` (the anchor pattern), counts, bounds and the string keywords; another
 /// keyword's value is not judged (accepted).
@@ -1169,6 +1170,11 @@ pub fn meta_problem(schema: &Value) -> Option<String> {
                     (!v.is_object()).then(|| format!("{} is not of type 'object'", repr(v)))
                 }
                 "required" => string_array_problem(v),
+                // meta/validation: `type: object`, each value a `stringArray`.
+                "dependentRequired" => match v {
+                    Value::Object(m) => m.values().find_map(string_array_problem),
+                    _ => Some(format!("{} is not of type 'object'", repr(v))),
+                },
                 "enum" => (!v.is_array()).then(|| format!("{} is not of type 'array'", repr(v))),
                 "$anchor" | "$dynamicAnchor" => match v {
                     Value::String(s) if is_anchor(s) => None,
@@ -1802,6 +1808,42 @@ mod tests {
             (
                 nested("prefixItems", json!([{"required":["x","x"]}])),
                 Some("['x', 'x'] has non-unique elements."),
+            ),
+        ];
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter_map(|(schema, want)| {
+                let got = problem(schema.clone(), false);
+                (got.as_deref() != *want).then(|| format!("{schema}: {got:?}, not {want:?}"))
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    /// `dependentRequired` (meta/validation: an object whose every value is a `stringArray`)
+    /// was not judged: `{"p": [5]}`, `{"p": ["q","q"]}` and `["p"]` passed the model. The
+    /// messages are python-jsonschema's templates (`type`, `uniqueItems`), not seen from OpenAI.
+    #[test]
+    fn the_meta_schema_pass_judges_dependent_required_values() {
+        let with = |v: Value| {
+            json!({"type":"object","properties":{"p":{"type":"string"},"q":{"type":"string"}},
+                "dependentRequired": v})
+        };
+        let cases = [
+            (with(json!({"p": [5]})), Some("5 is not of type 'string'.")),
+            (
+                with(json!({"p": ["q", "q"]})),
+                Some("['q', 'q'] has non-unique elements."),
+            ),
+            (with(json!({"p": "q"})), Some("'q' is not of type 'array'.")),
+            (with(json!(["p"])), Some("['p'] is not of type 'object'.")),
+            (with(json!({"p": ["q"], "q": []})), None),
+            (with(json!({})), None),
+            // Nested, as any keyword of a subschema.
+            (
+                json!({"type":"object","properties":{"o":{"type":"object",
+                    "dependentRequired":{"a":["b","b"]}}}}),
+                Some("['b', 'b'] has non-unique elements."),
             ),
         ];
         let wrong: Vec<String> = cases

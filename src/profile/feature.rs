@@ -340,7 +340,13 @@ pub mod value {
     // type spellings that are not written as themselves
     pub const TYPE_EMPTY_STRING: &str = "\"\"";
     pub const TYPE_JSON_NULL: &str = "null (JSON null)";
+    /// A `type` (or a name in a `type` list) that is no string: a number, a boolean, an
+    /// object, a list inside the list.
     pub const TYPE_NOT_A_STRING: &str = "not-a-string";
+    /// `type: []`, a list that names no type (the meta-schema wants at least one name,
+    /// `minItems: 1`): no string, but not a value of another kind either, as `""` is the
+    /// empty string.
+    pub const TYPE_EMPTY_LIST: &str = "[]";
     // type-list representatives
     pub const LIST_WITH_NULL: &str = "string,null";
     pub const LIST_OF_TYPES: &str = "string,integer";

@@ -983,10 +983,11 @@ fn a_schema_that_accepts_only_null_or_mixed_values_is_refused_with_why() {
     );
 }
 
-/// `type: []` is refused as allowing nothing, under the feature check reports it by.
+/// `type: []` is refused as naming no type, under the feature check reports it by: `[]`, the
+/// empty list (before: `not-a-string`, as if a name were there but no string).
 #[test]
 fn an_empty_type_list_is_refused_as_allowing_no_value() {
-    let p = profile(&["type-spelling: not-a-string"]);
+    let p = profile(&["type-spelling: []"]);
     let t = tool("f", json!({"type":"object","properties":{"c":{"type":[]}}}));
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Refused);
@@ -995,7 +996,13 @@ fn an_empty_type_list_is_refused_as_allowing_no_value() {
         (r.refusals[0].pointer.as_str(), r.refusals[0].rule.as_str()),
         ("/properties/c/type", "type-invalid")
     );
-    assert!(r.refusals[0].reason.contains("`type: []` allows no value"));
+    assert!(
+        r.refusals[0]
+            .reason
+            .starts_with("`type: []` names no type (JSON Schema wants at least one)"),
+        "{}",
+        r.refusals[0].reason
+    );
 }
 
 #[test]

@@ -8,7 +8,8 @@ pub const RULE: Rule = Rule {
     checks: "A `type` that is not one of JSON Schema's seven types as the standard spells \
              them, judged by its exact spelling (`dict`, `float`, `int`, `str`, `any`, \
              `tuple`, `enum`, `String`, `OBJECT`, `\"\"`, ...). A `type` that is neither a \
-             string nor a list of types (an empty list among them) is spelled `not-a-string`. \
+             string nor a list is spelled `not-a-string`, JSON null `null (JSON null)`, and \
+             the empty list, which names no type (the meta-schema wants at least one), `[]`. \
              Each name in a `type` list is judged as the same name alone, at its place in the \
              list (`/type/0` for `[\"strng\", \"null\"]`; a name that is no string is \
              `not-a-string`); the list itself is `type-list`'s. A standard type as spelled \
@@ -67,19 +68,22 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         Ty::Invalid(serde_json::Value::Null) if n.is_root() => {}
         Ty::Invalid(v) => {
             let kind = json_kind(v);
-            let spelling = if v.is_null() {
-                value::TYPE_JSON_NULL
-            } else {
-                value::TYPE_NOT_A_STRING
+            // A list here is the empty one (the walk reads any other as `Ty::List`): it is
+            // no misspelt name but no name at all, and said so (before: `not-a-string`).
+            let spelling = match v {
+                serde_json::Value::Null => value::TYPE_JSON_NULL,
+                serde_json::Value::Array(_) => value::TYPE_EMPTY_LIST,
+                _ => value::TYPE_NOT_A_STRING,
             };
             cx.feature(
                 At::Key(n.frame, "type"),
                 Feat::TypeSpelling(spelling),
                 n.placement,
                 || match v {
-                    serde_json::Value::Array(_) => {
-                        "`type` is an empty list, which allows no value".to_string()
-                    }
+                    serde_json::Value::Array(_) => "`type` is an empty list, which names no \
+                                                    type (JSON Schema wants at least one) and \
+                                                    so allows no value"
+                        .to_string(),
                     _ => format!("`type` is a JSON {kind}, not a type name"),
                 },
             )
@@ -161,11 +165,40 @@ mod tests {
                 ("/properties/n/type", "type-spelling: not-a-string"),
                 ("/properties/e/type", "type-spelling: \"\""),
                 ("/properties/z/type", "type-spelling: null (JSON null)"),
-                ("/properties/none/type", "type-spelling: not-a-string"),
+                ("/properties/none/type", "type-spelling: []"),
             ])
         );
         // Root `type: null` is root-not-object's.
         assert!(seen(r, json!({"type":null,"properties":{}})).is_empty());
+    }
+
+    /// `type: []` names no type: it is said so and spelled `[]`, not `not-a-string` (a name
+    /// that is there but no string), in the finding's parameter and in its words.
+    #[test]
+    fn an_empty_list_is_said_to_name_no_type() {
+        let s = json!({"type":"object","properties":{"a":{"type":[]},"b":{"type":5}}});
+        assert_eq!(
+            seen("type-invalid", s.clone()),
+            pairs(&[
+                ("/properties/a/type", "type-spelling: []"),
+                ("/properties/b/type", "type-spelling: not-a-string"),
+            ])
+        );
+        let m = messages("type-invalid", s);
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(
+            m[0].starts_with(
+                "`type` is an empty list, which names no type (JSON Schema wants at least \
+                 one) and so allows no value"
+            ),
+            "{}",
+            m[0]
+        );
+        assert!(
+            m[1].starts_with("`type` is a JSON number, not a type name"),
+            "{}",
+            m[1]
+        );
     }
 
     /// A name in a `type` list is judged as the same name alone, at its place in the list

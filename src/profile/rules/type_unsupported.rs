@@ -99,6 +99,7 @@ mod tests {
             "dict",
             "\"\"",
             "not-a-string",
+            "[]",
             "null (JSON null)",
         ] {
             assert_eq!(owner(&format!("type-spelling: {t}")), Some("type-invalid"));

@@ -23,9 +23,10 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
             .ok_or("not a type name")?
             .to_string(),
         (Some(Value::Array(a)), None) if a.is_empty() => {
+            // Said as check says it: the list names no type (not "not a string").
             return Err(
-                "`type: []` allows no value, so what the property takes cannot be \
-                        known"
+                "`type: []` names no type (JSON Schema wants at least one), so it allows no \
+                 value and what was meant cannot be known"
                     .into(),
             );
         }

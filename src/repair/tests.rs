@@ -457,6 +457,27 @@ fn integer_beside_number_is_folded_into_number() {
 /// "Number"]` was refused as "a union of types (integer, Number)", since respelling it
 /// quoted the list anew, a new kind of error to the loop; `["Integer", "null"]` was unwrapped
 /// first and its name respelled alone, said at `/type`).
+/// A name given twice is written once: `["string", "string"]` is the one type it names
+/// (before: judged by the union case and said "the one-type list").
+#[test]
+fn a_repeated_name_in_a_type_list_is_written_once() {
+    let p = profile(&["type-list: string"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":["string","string"]}},"required":["a"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a"]})
+    );
+    assert_eq!(
+        r.changes[0].action,
+        "wrote `[\"string\",\"string\"]` as `type: string`, the one type it names"
+    );
+}
+
 #[test]
 fn a_name_in_a_type_list_is_respelled_before_the_list_is_rewritten() {
     let p = profile(&["type-list: string,null", "type-list: string,integer"]);

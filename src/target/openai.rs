@@ -1156,10 +1156,13 @@ pub fn meta_problem(schema: &Value) -> Option<String> {
                 "type" => {
                     let ok = match v {
                         Value::String(s) => JSON_TYPES.contains(&s.as_str()),
+                        // meta/validation: `type` is one of `simpleTypes` or a list of them with
+                        // `minItems: 1` and `uniqueItems: true` (before, a repeat passed).
                         Value::Array(a) => {
                             !a.is_empty()
                                 && a.iter()
                                     .all(|t| t.as_str().is_some_and(|s| JSON_TYPES.contains(&s)))
+                                && crate::profile::rules::type_list::repeated(a).is_none()
                         }
                         _ => false,
                     };

@@ -6,12 +6,14 @@ pub const RULE: Rule = Rule {
     id: "type-list",
     checks: "`type` is a list. A list of one type is judged by the `[\"string\"]` case, one \
              type plus `null` by the `[\"string\",\"null\"]` case, any other list by the \
-             `[\"string\",\"integer\"]` case.",
+             `[\"string\",\"integer\"]` case; a name given twice counts once \
+             (`[\"string\", \"string\"]` is judged as `[\"string\"]`), and the finding says \
+             the repeat, which the JSON Schema meta-schema refuses (`uniqueItems`).",
     features: "`type-list: string`, `type-list: string,null`, `type-list: string,integer`",
     example: r#"{"type": "object", "properties": {"note": {"type": ["string", "null"]}}}"#,
     example_target: None,
     fix: "For `[T, \"null\"]`: use `T` and leave the property out of `required` (or `nullable: true` where the profile allows it). For a real union: `anyOf` with one branch per type, where allowed.",
-    repair: "partly: `[T, \"null\"]` becomes `T` made optional, `[T]` becomes `T`, and `integer` beside `number` is dropped (every integer is a number); other unions, `[\"null\"]` and a schema whose only value is null cannot be repaired",
+    repair: "partly: `[T, \"null\"]` becomes `T` made optional, `[T]` becomes `T`, a name given twice is written once (`[T, T]` becomes `T`), and `integer` beside `number` is dropped (every integer is a number); other unions, `[\"null\"]` and a schema whose only value is null cannot be repaired",
     repairable,
     owns,
     hooks: Hooks {
@@ -31,16 +33,33 @@ fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::TypeList, _))
 }
 
-/// The case that judges a type list: one type plus null, or anything else.
+/// The case that judges a type list: one type, one type plus null, or anything else, each
+/// name counted once: `["string", "string"]` says one type, not a union of two (before, it
+/// was judged by the `string,integer` case, and repair's words called it a union).
 pub fn representative(list: &[serde_json::Value]) -> &'static str {
-    let nulls = list.iter().filter(|v| v.as_str() == Some("null")).count();
-    if list.len() == 1 {
-        value::LIST_OF_ONE
-    } else if list.len() == 2 && nulls == 1 {
-        value::LIST_WITH_NULL
-    } else {
-        value::LIST_OF_TYPES
+    let mut names = 0;
+    let mut null = false;
+    for (i, v) in list.iter().enumerate() {
+        if list[..i].contains(v) {
+            continue;
+        }
+        names += 1;
+        null |= v.as_str() == Some("null");
     }
+    match (names, null) {
+        (1, _) => value::LIST_OF_ONE,
+        (2, true) => value::LIST_WITH_NULL,
+        _ => value::LIST_OF_TYPES,
+    }
+}
+
+/// The first name `list` gives more than once, which the meta-schema refuses (`type` as a
+/// list has `uniqueItems: true`, draft 2020-12 meta/validation); `None` when each is given
+/// once.
+pub fn repeated(list: &[serde_json::Value]) -> Option<&serde_json::Value> {
+    list.iter()
+        .enumerate()
+        .find_map(|(i, v)| list[..i].contains(v).then_some(v))
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
@@ -60,7 +79,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             &shown,
             || {
                 let names: Vec<String> = list.iter().map(|v| v.to_string()).collect();
-                format!("`type` is a list ([{}])", names.join(", "))
+                match repeated(list) {
+                    Some(twice) => format!(
+                        "`type` is a list ([{}]) that gives {twice} more than once (the JSON \
+                         Schema meta-schema wants each name once)",
+                        names.join(", ")
+                    ),
+                    None => format!("`type` is a list ([{}])", names.join(", ")),
+                }
             },
         );
     }
@@ -97,6 +123,50 @@ mod tests {
             "{}",
             f[0].message
         );
+    }
+
+    /// A name given twice counts once: `["string", "string"]` is judged as `["string"]`, and
+    /// `["integer", "null", "null"]` as `[T, "null"]` (before: both by the `string,integer`
+    /// case, as a union of types), the finding saying the repeat.
+    #[test]
+    fn a_repeated_name_counts_once() {
+        let r = "type-list";
+        let s = json!({"type":"object","properties":{
+            "a":{"type":["string","string"]}, "b":{"type":["integer","null","null"]},
+            "c":{"type":["string","integer","string"]}}});
+        assert_eq!(
+            seen(r, s.clone()),
+            pairs(&[
+                ("/properties/a/type", "type-list: string"),
+                ("/properties/b/type", "type-list: string,null"),
+                ("/properties/c/type", "type-list: string,integer"),
+            ])
+        );
+        let m = messages(r, s);
+        assert!(
+            m[0].starts_with(
+                "`type` is a list ([\"string\", \"string\"]) that gives \"string\" more than \
+                 once (the JSON Schema meta-schema wants each name once)"
+            ),
+            "{}",
+            m[0]
+        );
+        assert!(
+            m[1].contains("that gives \"null\" more than once"),
+            "{}",
+            m[1]
+        );
+    }
+
+    /// OpenAI's offline model judges `type` as the meta-schema does: a list naming a type
+    /// twice is refused (`uniqueItems`), as an empty one is (before: accepted).
+    #[test]
+    fn the_openai_model_refuses_a_repeated_name() {
+        let problem =
+            |t: serde_json::Value| crate::target::openai::meta_problem(&json!({"type": t}));
+        assert!(problem(json!(["string", "string"])).is_some());
+        assert!(problem(json!(["string", "null", "null"])).is_some());
+        assert!(problem(json!(["string", "null"])).is_none());
     }
 
     #[test]

@@ -221,6 +221,29 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
     let node = owner(f, "type").ok_or("no `type` where the finding points")?;
     let map = schema_at(tool, &node)?;
     let reading = type_list_reading(map)?;
+    let listed = map
+        .get("type")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    // A name given twice in a list of several types: written once, the list kept (lossless),
+    // as a target that takes lists but not the repeat (the meta-schema's `uniqueItems`)
+    // wants; where lists are refused, the next round rewrites the list itself.
+    if listed > reading.names.len() && reading.names.len() > 1 && !reading.folded {
+        let names: Vec<Value> = reading.names.iter().map(|n| json!(n)).collect();
+        let mut t = Draft::of(tool);
+        t.schema(&node)?.insert("type".into(), Value::Array(names));
+        return Ok(vec![Candidate::one(
+            t,
+            &f_at(&node, "type"),
+            &f.rule,
+            format!(
+                "wrote `{}` as `[{}]`, each type once",
+                show(&map["type"]),
+                reading.names.join(", ")
+            ),
+            None,
+        )]);
+    }
     let one = reading.one.to_string();
     let had_null = reading.null;
     // As written, when `integer` was folded in; else as before (`[T, null]`).
@@ -255,6 +278,11 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
             &f.rule,
             if reading.folded {
                 format!("wrote `[{written}]` as `type: {one}` (every integer is a number)")
+            } else if listed > 1 {
+                format!(
+                    "wrote `{}` as `type: {one}`, the one type it names",
+                    show(&map["type"])
+                )
             } else {
                 format!("wrote the one-type list as `type: {one}`")
             },

@@ -2495,6 +2495,42 @@ fn a_number_string_rewrite_names_gemini_only_where_a_target_reads_its_schema() {
     }
 }
 
+/// The loss of a bound string no number is read from (`"NaN"`, `"0x10"`, a count `"two"`, a
+/// `multipleOf`) named Gemini's double and int64 under every profile, also under
+/// `anthropic/messages`, which never reads Gemini's `Schema`; it now names Gemini only where
+/// a target of the profile does, as the rewrite's words do.
+#[test]
+fn a_bound_string_loss_names_gemini_only_where_a_target_reads_its_schema() {
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"n":{"type":"number","minimum":"NaN",
+            "maximum":"0x10"},"c":{"type":"array","items":{"type":"string"},"minItems":"two"},
+            "m":{"type":"number","multipleOf":"2"}}}),
+    );
+    let losses = |targets: &[&str]| {
+        let rejected = [
+            "keyword-allowed: minimum (string)",
+            "keyword-allowed: maximum (string)",
+            "keyword-allowed: minItems (string)",
+            "keyword-allowed: multipleOf (string)",
+        ];
+        let r = repair_one(&t, &profile_for(targets, &rejected));
+        let lost: Vec<String> = r.changes.iter().filter_map(|c| c.lost.clone()).collect();
+        assert_eq!(lost.len(), 4, "{targets:?}: {lost:#?}");
+        lost
+    };
+    for lost in losses(&["anthropic/messages"]) {
+        assert!(!lost.contains("Gemini"), "{lost}");
+        assert!(lost.contains("JSON Schema wants"), "{lost}");
+    }
+    let gemini = losses(&["anthropic/messages", "gemini/v1beta/parameters"]);
+    assert_eq!(
+        gemini.iter().filter(|l| l.contains("Gemini's")).count(),
+        4,
+        "{gemini:#?}"
+    );
+}
+
 /// `prefixItems: []` was refused ("not a non-empty list of schemas, and what it was meant to
 /// hold cannot be known"), though keyword-value-invalid's fix says to remove it: an empty
 /// list applies to no element, so `items` beside it covers every element with or without it.

@@ -892,7 +892,8 @@ pub(super) fn drop_keyword_read(
         let bound = keyword_value_invalid::is_bound(k);
         let what = if bound { "bound" } else { "value" };
         let off = (bound && v.is_string()).then(|| off_type(map, k)).flatten();
-        let lost = (bound && v.is_string() && off.is_none()).then(|| string_bound_lost(k, &v));
+        let lost =
+            (bound && v.is_string() && off.is_none()).then(|| string_bound_lost(k, &v, read));
         let t = edited(tool, node, |m| {
             m.shift_remove(k);
         })?;
@@ -920,11 +921,18 @@ pub(super) fn drop_keyword_read(
 /// such field, so Gemini's `parameters` refuses the keyword whatever its value; JSON Schema
 /// wants a number (2020-12 validation §6.2), and the validating engines probed and Anthropic's
 /// report refuse a string bound (`keywords/minimum-string-nested`). No target is known to have enforced the number, so repair does not enforce it
-/// either; the loss says the author may have meant it.
-fn string_bound_lost(k: &str, v: &Value) -> String {
-    let why = if crate::args::is_int64_count(k) {
+/// either; the loss says the author may have meant it. Gemini is named only where `read` says a
+/// target of the profile reads its `Schema` (under `anthropic/messages` the loss spoke of
+/// "Gemini's double", which that target never reads).
+fn string_bound_lost(k: &str, v: &Value, read: StringsRead) -> String {
+    let gemini = read == StringsRead::Gemini;
+    let why = if crate::args::is_int64_count(k) && gemini {
         "a count written as a string that is no canonical integer: a provider reading it as \
          Gemini's int64 may have enforced it"
+            .to_string()
+    } else if crate::args::is_int64_count(k) {
+        "a count written as a string that is no canonical integer (JSON Schema wants a \
+         non-negative integer): a provider reading a number from it may have enforced it"
             .to_string()
     } else if crate::args::is_double_bound(k)
         && v.as_str().is_some_and(crate::args::json_number_text)
@@ -935,17 +943,25 @@ fn string_bound_lost(k: &str, v: &Value) -> String {
          finite number written in its place keeps: a provider reading it as a number may have \
          enforced it"
             .to_string()
-    } else if crate::args::is_double_bound(k) {
+    } else if crate::args::is_double_bound(k) && gemini {
         "a bound written as a string that is no JSON number: a provider reading it as Gemini's \
          double (protobuf's JSON also takes \"NaN\" and \"Infinity\") may have enforced it"
             .to_string()
-    } else {
+    } else if crate::args::is_double_bound(k) {
+        "a bound written as a string that is no JSON number (JSON Schema wants a number): a \
+         provider reading a number from it may have enforced it"
+            .to_string()
+    } else if gemini {
         format!(
             "a bound written as a string, not read as a number: `{k}` is no field of Gemini's \
              `Schema` (whose double `minimum` and `maximum` are the bounds read from strings) \
              and JSON Schema wants a number; a provider reading a number in it may have \
              enforced it"
         )
+    } else {
+        "a bound written as a string, not read as a number (JSON Schema wants a number): a \
+         provider reading a number in it may have enforced it"
+            .to_string()
     };
     format!(
         "`{k}: {}`, {why} (`toolwire args` refuses the original schema for it)",

@@ -2577,7 +2577,9 @@ fn an_empty_prefix_items_is_dropped_as_constraining_nothing() {
 /// Gemini's `Schema`, so no reading the evidence shows turns them into numbers, as protobuf's
 /// JSON does Gemini's double `minimum: "1"`; JSON Schema wants a number. Where the profile
 /// takes the keyword as a number but not as a string, they are dropped as a loss that says so,
-/// not written as the number, beside a `minimum: "1"` that is (task B4: which is right).
+/// not written as the number, beside a `minimum: "1"` that is (task B4: which is right). The
+/// test profile's target reads no Gemini `Schema`, so the loss names none
+/// ([`a_bound_string_loss_names_gemini_only_where_a_target_reads_its_schema`]).
 #[test]
 fn an_exclusive_bound_string_is_dropped_as_a_loss_not_read_as_a_number() {
     let p = profile(&[
@@ -2599,10 +2601,9 @@ fn an_exclusive_bound_string_is_dropped_as_a_loss_not_read_as_a_number() {
     );
     let lost = |k: &str, v: &str| {
         format!(
-            "`{k}: \"{v}\"`, a bound written as a string, not read as a number: `{k}` is no \
-             field of Gemini's `Schema` (whose double `minimum` and `maximum` are the bounds \
-             read from strings) and JSON Schema wants a number; a provider reading a number in \
-             it may have enforced it (`toolwire args` refuses the original schema for it)"
+            "`{k}: \"{v}\"`, a bound written as a string, not read as a number (JSON Schema \
+             wants a number): a provider reading a number in it may have enforced it \
+             (`toolwire args` refuses the original schema for it)"
         )
     };
     let (max_lost, min_lost) = (

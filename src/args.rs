@@ -213,6 +213,23 @@ pub struct ArgsReport<'a> {
 }
 
 impl ArgsReport<'_> {
+    /// The report owning its arguments. A copy recurses once per level: arguments refused
+    /// for their depth (keyword `depth`) are not copied but `null`.
+    pub fn into_static(self) -> ArgsReport<'static> {
+        let too_deep = self.problems.first().is_some_and(|p| p.keyword == "depth");
+        ArgsReport {
+            arguments: Cow::Owned(if too_deep {
+                Value::Null
+            } else {
+                self.arguments.into_owned()
+            }),
+            arguments_text: self.arguments_text,
+            problems: self.problems,
+            coercions: self.coercions,
+            absent_nulls: self.absent_nulls,
+        }
+    }
+
     /// Adds a problem (keyword `number-precision`) for each of `inexact`, the numbers of the
     /// arguments read as another value than sent ([`inexact_numbers`]), that a keyword of
     /// `schema` may judge by the digits the float read does not hold (`maximum`, `enum`; see
@@ -779,6 +796,46 @@ impl ArgsSchema {
     /// The compiled validator (for comparisons and benchmarks).
     pub fn validator(&self) -> &Validator {
         &self.validator
+    }
+
+    /// Checks arguments text as a model sent it, everything `toolwire args --call TEXT`
+    /// judges (its `problems` and retry message): the text is read by [`Sent::read`] (use
+    /// [`ArgsSchema::check_sent`] with [`Sent::read_call`] for OpenAI's decoded `arguments`
+    /// string, read exactly once), text that is not JSON, empty, nesting too deep or holding a
+    /// number past a 64-bit float's range is a report with one problem, numbers are quoted as
+    /// sent ([`ArgsReport::quote_numbers_as_sent`]), and a number read as another value than
+    /// sent is a problem where a keyword judges its digits ([`ArgsReport::cannot_vouch_for`]),
+    /// which [`ArgsSchema::check`], given a value, cannot see (trial 76 D1, D2).
+    pub fn check_text(&self, text: &str, coerce: Coercions) -> ArgsReport<'static> {
+        let sent = Sent::read(text);
+        let mut report = self.check_sent(&sent, coerce).into_static();
+        if matches!(sent, Sent::Value(_)) {
+            report.quote_numbers_as_sent(text);
+            report.cannot_vouch_for(self, &inexact_numbers(text));
+        }
+        report
+    }
+
+    /// The report on arguments as read ([`Sent`]): [`ArgsSchema::check`] of a value, else the
+    /// one problem of text that could not be read (keyword `json`, `number-range` or
+    /// `nesting`). Numbers are not quoted as sent and precision is not judged, which need
+    /// the text: [`ArgsSchema::check_text`] does both.
+    pub fn check_sent<'a>(&self, sent: &'a Sent, coerce: Coercions) -> ArgsReport<'a> {
+        match sent {
+            Sent::Value(call) => self.check(call, coerce),
+            Sent::NotJson { text, error } => ArgsReport::not_json(text, error),
+            Sent::NumberOutOfRange {
+                text,
+                pointer,
+                number,
+            } => ArgsReport::number_out_of_range(text, pointer, number),
+            Sent::TooDeep {
+                text,
+                at,
+                max_depth,
+            } => ArgsReport::too_deep(text, at, *max_depth),
+            Sent::Empty => ArgsReport::empty(),
+        }
     }
 
     /// Checks `arguments`, reporting every problem at once. Arguments nesting deeper than
@@ -1649,7 +1706,9 @@ fn quoted_reference(schema: &Value, error: &str) -> Option<String> {
 }
 
 /// Checks `arguments` against `schema` in one go (compiles the schema each time; use
-/// [`ArgsSchema`] for many calls). Both are held to [`MAX_DEPTH`]: a deeper schema is a
+/// [`ArgsSchema`] for many calls). A parsed value no longer says how its numbers were
+/// spelled: given the text a model sent, [`check_arguments_text`] judges it as `toolwire
+/// args` does (text that is not JSON, numbers past a float's precision). Both are held to [`MAX_DEPTH`]: a deeper schema is a
 /// [`SchemaProblem`], deeper arguments a report whose one problem has keyword `depth` (and
 /// whose `arguments` are `null`: they are not copied).
 ///
@@ -1691,24 +1750,36 @@ pub fn check_arguments(
     arguments: &Value,
     coerce: Coercions,
 ) -> Result<ArgsReport<'static>, SchemaProblem> {
-    let compiled = ArgsSchema::new(schema)?;
-    let report = compiled.check(arguments, coerce);
-    let too_deep = report
-        .problems
-        .first()
-        .is_some_and(|p| p.keyword == "depth");
-    Ok(ArgsReport {
-        // A copy recurses once per level: arguments refused for their depth are not copied.
-        arguments: Cow::Owned(if too_deep {
-            Value::Null
-        } else {
-            report.arguments.into_owned()
-        }),
-        arguments_text: report.arguments_text,
-        problems: report.problems,
-        coercions: report.coercions,
-        absent_nulls: report.absent_nulls,
-    })
+    Ok(ArgsSchema::new(schema)?
+        .check(arguments, coerce)
+        .into_static())
+}
+
+/// [`check_arguments`] for the arguments as text, judged as [`ArgsSchema::check_text`] judges
+/// it, as `toolwire args --call TEXT` does: text that is not JSON is a problem of the call
+/// (the model's to fix), never an error, and a number the text spells more precisely than a
+/// 64-bit float holds is a problem where a keyword judges its digits. Compiles the schema
+/// each time; use [`ArgsSchema`] for many calls.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::args::{Coercions, check_arguments_text};
+///
+/// let schema = json!({"type": "object", "properties": {"x": {"type": "number", "maximum": 0.1}}});
+/// // Cut short at the model's output limit: a retry message, not an error.
+/// let cut = check_arguments_text(&schema, r#"{"x": 0.05"#, Coercions::NONE)?;
+/// assert_eq!(cut.problems[0].keyword, "json");
+/// // Read as 0.1 by a 64-bit float, which `maximum: 0.1` allows; the number sent is larger.
+/// let close = check_arguments_text(&schema, r#"{"x": 0.10000000000000000001}"#, Coercions::NONE)?;
+/// assert_eq!(close.problems[0].keyword, "number-precision");
+/// # Ok::<(), toolwire::args::SchemaProblem>(())
+/// ```
+pub fn check_arguments_text(
+    schema: &Value,
+    text: &str,
+    coerce: Coercions,
+) -> Result<ArgsReport<'static>, SchemaProblem> {
+    Ok(ArgsSchema::new(schema)?.check_text(text, coerce))
 }
 
 /// Tool-call arguments as read from a call.
@@ -1740,6 +1811,39 @@ pub enum Sent {
     },
     /// No text at all (nothing but whitespace): the arguments were left out of the call.
     Empty,
+}
+
+impl Sent {
+    /// Reads tool-call arguments text as `toolwire args --call TEXT` does, as
+    /// [`parse_arguments`] reads it (a JSON object, or OpenAI's JSON string holding its text),
+    /// but never failing: text that is not JSON at all is the model's output too, and the most
+    /// common problem a retry message answers, so it is [`Sent::NotJson`] (the parser's words
+    /// name the place in the text, no file).
+    pub fn read(text: &str) -> Sent {
+        Self::or_malformed(text, parse_arguments)
+    }
+
+    /// [`Sent::read`] for the arguments text of a whole call, read exactly once as
+    /// [`parse_call_arguments`] reads it: OpenAI's `function.arguments` once the response is
+    /// decoded, where a JSON string (an object encoded twice) is the string the application
+    /// gets, the model's error.
+    pub fn read_call(text: &str) -> Sent {
+        Self::or_malformed(text, parse_call_arguments)
+    }
+
+    fn or_malformed(text: &str, parse: fn(&str) -> crate::Result<Sent>) -> Sent {
+        let error = match parse(text) {
+            Ok(sent) => return sent,
+            Err(crate::Error::Input { place, problem, .. }) => {
+                format!("the arguments text: {place}: {problem}")
+            }
+            Err(e) => e.to_string(),
+        };
+        Sent::NotJson {
+            text: text.to_string(),
+            error,
+        }
+    }
 }
 
 /// The [`Sent`] for arguments text that failed to parse with `error`: a number past the
@@ -4124,6 +4228,56 @@ fn format_names<'a>(value: &'a Value, names: &mut std::collections::BTreeSet<&'a
 
 #[cfg(test)]
 mod tests {
+    /// A platform holding a call's arguments as text had no call that judged it as `toolwire
+    /// args --call TEXT` does (trial 76 D1, D2): text that is not JSON came back as
+    /// `Error::Input` ("bad input"), the model's error, and `check_arguments` on the value
+    /// passed a number the float read no longer tells from the bound. `check_text` gives the
+    /// CLI's report: the CLI now calls it, so both say the same.
+    #[test]
+    fn arguments_text_is_judged_as_the_cli_judges_it() {
+        let schema = json!({"type": "object", "properties": {
+            "x": {"type": "number", "maximum": 0.1}, "n": {"type": "integer"}}});
+        let s = ArgsSchema::new(&schema).unwrap();
+        let problems = |text: &str| -> Vec<(String, String)> {
+            let r = s.check_text(text, Coercions::NONE);
+            assert_eq!(
+                r.problems,
+                check_arguments_text(&schema, text, Coercions::NONE)
+                    .unwrap()
+                    .problems
+            );
+            r.problems
+                .iter()
+                .map(|p| (p.keyword.to_string(), p.message.clone()))
+                .collect()
+        };
+        assert!(parse_arguments("I cannot do that").is_err());
+        assert_eq!(
+            problems("I cannot do that"),
+            [(
+                "json".to_string(),
+                "(the arguments object): the arguments are not valid JSON (the arguments text: \
+                 line 1, column 1: expected value (a bare word is not JSON: strings are \
+                 quoted)); send them again as one complete JSON object."
+                    .to_string()
+            )]
+        );
+        assert_eq!(problems(r#"{"x": 0.05"#)[0].0, "json");
+        assert!(problems("  ")[0].1.contains("the arguments are empty"));
+        assert_eq!(problems(r#"{"x": 1e400}"#)[0].0, "number-range");
+        // Read as 0.1, which `maximum: 0.1` allows: the value alone passes.
+        let close = r#"{"x": 0.10000000000000000001}"#;
+        let value: Value = serde_json::from_str(close).unwrap();
+        assert!(s.check(&value, Coercions::NONE).is_valid());
+        assert_eq!(problems(close)[0].0, "number-precision");
+        // Numbers are quoted as sent: `1e2`, not serde_json's `100.0`.
+        let quoted = problems(r#"{"n": 1.5e0}"#);
+        assert!(quoted[0].1.starts_with("/n: 1.5e0 "), "{quoted:?}");
+        assert!(problems(r#"{"x": 0.05, "n": 3}"#).is_empty());
+        // OpenAI's `arguments` field as sent, a JSON string holding the object's text.
+        assert!(problems(r#""{\"n\": 3}""#).is_empty());
+    }
+
     /// `minContains` and `maxContains` failures were said as "no item matches; expected at
     /// least one item ..." (trial 48: `["x","y"]` under `minContains: 2`, and four `"x"` under
     /// `maxContains: 3`): each is said by what it counts, naming its keyword.

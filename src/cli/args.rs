@@ -6,10 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::args::{
-    ArgsReport, ArgsSchema, Coercions, Sent, envelope, inexact_numbers, parse_arguments,
-    parse_call_arguments,
-};
+use crate::args::{ArgsSchema, Coercions, Sent, envelope, inexact_numbers};
 use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Place, Result};
 use crate::input;
@@ -83,7 +80,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     {
         Some(path) => {
             let text = call_file_text(Path::new(path))?;
-            let sent = sent_or_malformed(&text, parse_arguments);
+            let sent = Sent::read(&text);
             call_text = Some(text);
             sent
         }
@@ -94,7 +91,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                     several_values_said(n).trim_start_matches("the file ")
                 )));
             }
-            sent_or_malformed(&args.call, parse_arguments)
+            Sent::read(&args.call)
         }
     };
     let file_hint = call_text
@@ -227,24 +224,10 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                  are not checked against it; check them against {called:?}'s schema"
             )));
         }
-        sent = sent_or_malformed(&e.text, parse_call_arguments);
+        sent = Sent::read_call(&e.text);
         call_text = Some(e.text.clone());
     }
-    let mut report = match &sent {
-        Sent::Value(call) => compiled.check(call, coerce),
-        Sent::NotJson { text, error } => ArgsReport::not_json(text, error),
-        Sent::NumberOutOfRange {
-            text,
-            pointer,
-            number,
-        } => ArgsReport::number_out_of_range(text, pointer, number),
-        Sent::TooDeep {
-            text,
-            at,
-            max_depth,
-        } => ArgsReport::too_deep(text, at, *max_depth),
-        Sent::Empty => ArgsReport::empty(),
-    };
+    let mut report = compiled.check_sent(&sent, coerce);
     // Patterns valid in ECMA-262 that the engine cannot compile were left out: a valid
     // verdict there is the other keywords' alone, which must be said, never silent.
     // Pointers are into the file, as the schema's other places are.
@@ -650,23 +633,6 @@ fn file_hint(call: &str, sent: &Sent) -> Option<String> {
     })
 }
 
-/// The arguments as sent. Text that is not JSON at all is the model's output too, and the
-/// most common problem a retry message answers (exit 1), not bad input; the parser's words
-/// name no file, since the retry message goes to the model.
-fn sent_or_malformed(text: &str, parse: fn(&str) -> Result<Sent>) -> Sent {
-    let error = match parse(text) {
-        Ok(sent) => return sent,
-        Err(Error::Input { place, problem, .. }) => {
-            format!("the arguments text: {place}: {problem}")
-        }
-        Err(e) => e.to_string(),
-    };
-    Sent::NotJson {
-        text: text.to_string(),
-        error,
-    }
-}
-
 fn parse_coercions(kinds: &[String]) -> Result<Coercions> {
     let mut c = Coercions::NONE;
     for k in kinds {
@@ -958,21 +924,15 @@ mod tests {
         std::fs::write(&file, "{}").unwrap();
         let name = file.to_str().unwrap();
         assert_eq!(
-            file_hint(name, &sent_or_malformed(name, parse_arguments)),
+            file_hint(name, &Sent::read(name)),
             Some(format!(
                 "note: --call {name:?} is not JSON but names a file: pass `@{name}` to read the file"
             ))
         );
         let missing = dir.path().join("missing.json");
         let missing = missing.to_str().unwrap();
-        assert_eq!(
-            file_hint(missing, &sent_or_malformed(missing, parse_arguments)),
-            None
-        );
-        assert_eq!(
-            file_hint("{}", &sent_or_malformed("{}", parse_arguments)),
-            None
-        );
+        assert_eq!(file_hint(missing, &Sent::read(missing)), None);
+        assert_eq!(file_hint("{}", &Sent::read("{}")), None);
     }
 
     #[test]

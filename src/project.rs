@@ -94,12 +94,23 @@ impl Project {
     /// it silently would leave it to be committed as if it were.
     fn evidence_logs(&self) -> Result<Vec<RunLog>> {
         let logs = runlog::read_all(&self.runs_dir())?.logs;
-        if let Some(r) = logs.iter().find(|r| r.header.emulated) {
+        if let Some(r) = logs
+            .iter()
+            .find(|r| r.header.emulated || r.holds_emulated_answers())
+        {
+            let why = if r.header.emulated {
+                "an emulated run (toolwire emulate or a stand-in answered)"
+            } else {
+                "a run whose answers are noted as emulated (they carried x-toolwire-emulator: \
+                 toolwire emulate answered, perhaps through a relay)"
+            };
             return Err(crate::Error::input(
                 &r.path,
                 crate::error::Place::File,
-                "an emulated run (toolwire emulate or a stand-in answered): its answers are \
-                 never evidence, so it may not be in the run logs; remove it",
+                format!(
+                    "{why}: its answers are never evidence, so it may not be in the run logs; \
+                     remove it"
+                ),
             ));
         }
         // A hosted provider is never on this machine: such an answer came from a stand-in,

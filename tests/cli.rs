@@ -1615,3 +1615,111 @@ fn the_corpus_report_replaces_its_file_rather_than_writing_into_it() {
         "the old report\n"
     );
 }
+
+/// A loopback relay in front of `emulator` that answers the emulator's question
+/// (`GET /__toolwire/emulator`) 404, as a gateway does with a path it does not know, and
+/// passes every other connection through whole, the answers' `x-toolwire-emulator` header
+/// included.
+fn relay_hiding_the_emulator(emulator: String) -> std::net::SocketAddr {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("loopback port");
+    let addr = listener.local_addr().expect("address");
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut client) = stream else { continue };
+            let emulator = emulator.clone();
+            std::thread::spawn(move || {
+                let mut head = [0u8; 4096];
+                let n = client.read(&mut head).unwrap_or(0);
+                if head[..n].starts_with(b"GET /__toolwire/emulator") {
+                    let _ = client.write_all(
+                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                    );
+                    return;
+                }
+                let Ok(mut upstream) = std::net::TcpStream::connect(&emulator) else {
+                    return;
+                };
+                let _ = upstream.write_all(&head[..n]);
+                let (Ok(mut up_read), Ok(mut client_write)) =
+                    (upstream.try_clone(), client.try_clone())
+                else {
+                    return;
+                };
+                std::thread::spawn(move || std::io::copy(&mut up_read, &mut client_write));
+                let _ = std::io::copy(&mut client, &mut upstream);
+            });
+        }
+    });
+    addr
+}
+
+/// Trial 77 D2 (high): behind a relay that answers the emulator's question 404, the run was
+/// not marked emulated though every answer carried the emulator's marker (and each
+/// observation was noted "emulated answer"): the log went to reports/runs and the matrix
+/// was regenerated with `probe` cells. The log is now set apart, marked emulated, and nothing
+/// is regenerated; a log holding such answers is refused in the runs folder.
+#[test]
+fn answers_marked_by_the_emulator_are_never_folded_in_behind_a_relay() {
+    let (mut emulator, at) = emulator();
+    let relay = relay_hiding_the_emulator(at);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let reports = copy_reports(dir.path());
+    let runs = reports.join("runs");
+    let listed = |d: &std::path::Path| -> Vec<std::ffi::OsString> {
+        let mut l: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        l.sort();
+        l
+    };
+    let before = listed(&runs);
+    let matrix = std::fs::read(reports.join("MATRIX.md")).unwrap();
+    let summary = dir.path().join("summary.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["probe", "--no-progress", "--case", "control"])
+        .args(["--target", "ollama/chat", "--retries", "0", "--base-url"])
+        .arg(format!("ollama/chat=http://{relay}/ollama"))
+        .arg("--reports")
+        .arg(&reports)
+        .arg("--summary-json")
+        .arg(&summary)
+        .env_clear()
+        .output()
+        .expect("toolwire runs");
+    let _ = emulator.kill();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{out:?}");
+    assert!(
+        stdout.contains("emulated run (answers carried x-toolwire-emulator"),
+        "{stdout}"
+    );
+    assert_eq!(listed(&runs), before, "{stdout}");
+    assert_eq!(std::fs::read(reports.join("MATRIX.md")).unwrap(), matrix);
+    let said: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(said["emulated"], true, "{said}");
+    let log = std::path::PathBuf::from(said["run_log"].as_str().expect("a run log"));
+    let text = std::fs::read_to_string(&log).expect("the log set apart");
+    let header = text.lines().next().unwrap();
+    assert!(header.contains("\"emulated\":true"), "{header}");
+    assert!(!log.starts_with(&reports), "{}", log.display());
+
+    // Copied into the runs folder with its header's mark taken off, it is still refused.
+    let unmarked = runs.join(log.file_name().unwrap());
+    std::fs::write(&unmarked, text.replacen(",\"emulated\":true", "", 1)).unwrap();
+    let _ = std::fs::remove_dir_all(log.parent().unwrap());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["rules", "--check", "--reports"])
+        .arg(&reports)
+        .output()
+        .expect("toolwire runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("answers are noted as emulated") && stderr.contains(".jsonl"),
+        "{stderr}"
+    );
+}

@@ -15,7 +15,7 @@ use crate::case::id_matches;
 use crate::cli::{EXIT_KEY_REFUSED, EXIT_OK, Paths};
 use crate::error::{Error, Result};
 use crate::evidence::Verdict;
-use crate::evidence::runlog::Redactor;
+use crate::evidence::runlog::{self, Redactor};
 use crate::probe::http::{self, Budget, HttpOptions, HttpTarget};
 use crate::probe::{self, EngineTarget, ProbeTarget, RunOptions, RunSummary};
 use crate::report::Mode;
@@ -542,6 +542,7 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         Ok(status) => *status,
         Err(e) => crate::cli::exit_code(e),
     };
+    let log = ending.set_apart.as_ref().unwrap_or(log);
     let run_log = (!ending.log_removed).then_some(log.as_path());
     let written = write_summary_json(file, run_log, status, &ending);
     match (result, written) {
@@ -565,6 +566,9 @@ struct Ending {
     log: Arc<std::sync::OnceLock<PathBuf>>,
     /// No request reached a target, and the log was deleted.
     log_removed: bool,
+    /// Where the log went when its answers turned out emulated though the run was not
+    /// marked so ([`set_apart_emulated`]): the path the summary names.
+    set_apart: Option<PathBuf>,
     /// The runner finished: the log has its footer (false when interrupted or failed).
     complete: bool,
     /// Why the run is not evidence (a stand-in answered), `None` for a real run.
@@ -758,10 +762,29 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
             _ = terminated() => Ok(Err(TERMINATED_EXIT)),
         }
     })?;
-    let summary = match summary {
+    // Answers noted as emulated in a run not marked so: the base URL did not answer the
+    // emulator's question, but its answers carried the emulator's marker (a relay in front
+    // of it). The log leaves the runs folder before anything reads it as evidence.
+    let log = ending.log.get().cloned();
+    if let Some(path) = log.as_ref().filter(|_| !emulated)
+        && let Some(to) = set_apart_emulated(path)?
+    {
+        emulated = true;
+        why_emulated = String::from(
+            "answers carried x-toolwire-emulator though the base URL did not answer the \
+             emulator's question: toolwire emulate behind a relay",
+        );
+        ending.emulated_because = Some(why_emulated.clone());
+        ending.set_apart = Some(to);
+    }
+    let log = ending.set_apart.as_ref().or(log.as_ref());
+    let mut summary = match summary {
         Ok(summary) => summary,
-        Err(status) => return Ok(stopped(status, ending.log.get(), emulated)),
+        Err(status) => return Ok(stopped(status, log, emulated)),
     };
+    if let Some(to) = &ending.set_apart {
+        summary.log = to.clone();
+    }
     print_summary(&summary);
     if let Some(line) = budget_spent(&summary, &budget, args.max_requests) {
         println!("{line}");
@@ -815,6 +838,35 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
         }
     }
     Ok(status)
+}
+
+/// Moves the run log at `log` out of its folder when an observation in it is noted as an
+/// emulated answer ([`runlog::RunLog::holds_emulated_answers`]) though the run was not marked
+/// emulated (trial 77 D2: a relay in front of `toolwire emulate` answered the emulator's
+/// question 404 but passed its answers' marker through, and the run was folded in as probe
+/// evidence). It goes to a folder of its own in the system's temp folder, as an emulated run's
+/// log does, its header marked `emulated`; the new path, or `None` when the log holds no such
+/// answer. A log that cannot be read is left where it is (the loader refuses it there too).
+fn set_apart_emulated(log: &std::path::Path) -> Result<Option<PathBuf>> {
+    let Ok(mut read) = runlog::read(log) else {
+        return Ok(None);
+    };
+    if !read.holds_emulated_answers() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(log).map_err(|e| Error::io(log, e))?;
+    let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
+    read.header.emulated = true;
+    let header = serde_json::to_string(&read.header).map_err(|e| Error::Other(e.to_string()))?;
+    let dir = tempfile::Builder::new()
+        .prefix("toolwire-emulated-run-")
+        .tempdir()
+        .map_err(|e| Error::io(std::env::temp_dir(), e))?
+        .keep();
+    let to = dir.join(log.file_name().unwrap_or_default());
+    std::fs::write(&to, format!("{header}\n{rest}")).map_err(|e| Error::io(&to, e))?;
+    std::fs::remove_file(log).map_err(|e| Error::io(log, e))?;
+    Ok(Some(to))
 }
 
 /// Refuses a `--runs-dir` that is a file before anything is sent: found when the run log was

@@ -775,6 +775,20 @@ pub enum Read {
     Unstarted(String),
 }
 
+impl RunLog {
+    /// Whether an observation is noted as an answer of `toolwire emulate` (it carried
+    /// [`crate::probe::http::EMULATOR_HEADER`], or its target was found served by it): such
+    /// answers are never evidence, whatever the header says (trial 77 D2: a relay in front of
+    /// the emulator that answers its question 404 but passes its answers through).
+    pub fn holds_emulated_answers(&self) -> bool {
+        self.observations.iter().any(|o| {
+            o.note
+                .as_deref()
+                .is_some_and(|n| n.starts_with(crate::probe::http::EMULATED_NOTE))
+        })
+    }
+}
+
 /// Reads one run log, redacted as it is written ([`Redactor::redact_record`], key shapes and
 /// URL userinfo). Errors name the file and line; a log with no complete header line is an
 /// error here too ([`read_or_unstarted`] tells it apart).

@@ -1011,7 +1011,12 @@ fn prepare_run(
         args.paths.require_reports()?;
     }
     let runs_dir = match (&args.runs_dir, emulated) {
-        (Some(d), true) if same_dir(d, &project.runs_dir()) || is_a_runs_folder(d) => {
+        (Some(d), true)
+            if same_dir(d, &project.runs_dir())
+                || within_reports(d)
+                || is_inside(d, &project.reports)
+                || is_inside(d, &project.cases) =>
+        {
             return Err(Error::Usage(format!(
                 "this run is emulated ({why}); its answers are not evidence and may not go to {}",
                 d.display()
@@ -1239,19 +1244,18 @@ fn is_inside(file: &std::path::Path, folder: &std::path::Path) -> bool {
     resolved(file).starts_with(folder)
 }
 
-/// Whether `dir` is some project's run-log folder, where an emulated run's log may never go,
-/// whichever `--reports` this run reads (trial 49 D3: one went into another checkout's
-/// `reports/runs`, which `rules` then refused): read through symbolic links, a `runs` folder
-/// in `…/reports/` or in a folder holding a reports folder's files
-/// ([`crate::project::Project::holds_reports`]; trial 51 D8: a copy of the reports under
-/// another name slipped through).
-fn is_a_runs_folder(dir: &std::path::Path) -> bool {
-    let dir = resolved(dir);
-    dir.ends_with("reports/runs")
-        || (dir.file_name().is_some_and(|n| n == "runs")
-            && dir
-                .parent()
-                .is_some_and(crate::project::Project::holds_reports))
+/// Whether `dir` is or lies in some project's run-log folder or reports folder, where an
+/// emulated run's log may never go, whichever `--reports` this run reads (trial 49 D3: one
+/// went into another checkout's `reports/runs`, which `rules` then refused): read through
+/// symbolic links, `dir` or a folder above it is a `…/reports/runs` or holds a reports
+/// folder's files ([`crate::project::Project::holds_reports`]; trial 51 D8: a copy of the
+/// reports under another name slipped through; trial 77 D1: `reports/runs/sub`,
+/// `reports/documented` and the reports folder itself were taken, and `git add reports`
+/// would have carried the log).
+fn within_reports(dir: &std::path::Path) -> bool {
+    resolved(dir)
+        .ancestors()
+        .any(|a| a.ends_with("reports/runs") || crate::project::Project::holds_reports(a))
 }
 
 /// `path` read through symbolic links as far as it exists, the rest (a folder the run would
@@ -1454,37 +1458,41 @@ mod tests {
         }
     }
 
-    /// Any project's `reports/runs` is one, also through a link, and so is the `runs/` of a
-    /// folder holding the reports' files under another name; a folder of another name is not
-    /// (trial 49 D3: an emulated log went into another checkout's `reports/runs`).
+    /// Any project's `reports/runs` is one, also through a link, and so is a folder holding
+    /// the reports' files under another name and every folder in it; a folder elsewhere is
+    /// not (trial 49 D3: an emulated log went into another checkout's `reports/runs`).
     #[test]
-    fn a_reports_runs_folder_is_known_by_its_path() {
+    fn a_reports_folder_and_what_it_holds_are_known_by_their_path() {
         let dir = tempfile::tempdir().unwrap();
         let runs = dir.path().join("clone/reports/runs");
         std::fs::create_dir_all(&runs).unwrap();
-        assert!(is_a_runs_folder(&runs));
-        assert!(is_a_runs_folder(&dir.path().join("clone/reports/./runs")));
+        assert!(within_reports(&runs));
+        assert!(within_reports(&dir.path().join("clone/reports/./runs")));
         // A folder to be made, leading back to it (trial 50 D7).
-        assert!(is_a_runs_folder(
+        assert!(within_reports(
             &dir.path().join("clone/reports/runs/new/..")
         ));
-        assert!(!is_a_runs_folder(dir.path()));
-        assert!(!is_a_runs_folder(&dir.path().join("clone/reports")));
+        assert!(!within_reports(dir.path()));
+        assert!(!within_reports(&dir.path().join("clone/reports")));
         // A copy of the reports under another name, its runs/ made or not (trial 51 D8).
         let copy = dir.path().join("repcopy");
         std::fs::create_dir_all(copy.join("documented")).unwrap();
-        assert!(is_a_runs_folder(&copy.join("runs")));
-        assert!(is_a_runs_folder(&copy.join("runs/new/..")));
+        assert!(within_reports(&copy.join("runs")));
+        assert!(within_reports(&copy.join("runs/new/..")));
         std::fs::remove_dir(copy.join("documented")).unwrap();
-        assert!(!is_a_runs_folder(&copy.join("runs")));
+        assert!(!within_reports(&copy.join("runs")));
         std::fs::write(copy.join("matrix.json"), "{}").unwrap();
-        assert!(is_a_runs_folder(&copy.join("runs")));
-        assert!(!is_a_runs_folder(&copy.join("logs")));
+        assert!(within_reports(&copy.join("runs")));
+        // Any folder in a reports folder (trial 77 D1).
+        assert!(within_reports(&copy.join("logs")));
+        assert!(within_reports(&copy));
+        assert!(within_reports(&runs.join("sub")));
+        assert!(!within_reports(&dir.path().join("elsewhere")));
         #[cfg(unix)]
         {
             let link = dir.path().join("link");
             std::os::unix::fs::symlink(&runs, &link).unwrap();
-            assert!(is_a_runs_folder(&link));
+            assert!(within_reports(&link));
         }
     }
 

@@ -646,7 +646,7 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     let budget = Budget::new(Some(args.max_requests));
     let mut targets: Vec<Arc<dyn ProbeTarget>> = Vec::new();
     for engine in crate::engine::engines() {
-        targets.push(Arc::new(EngineTarget(engine)));
+        targets.push(Arc::new(EngineTarget(Arc::from(engine))));
     }
     let mut redactor = Redactor::default();
     let mut emulated = false;
@@ -780,7 +780,12 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     let log = ending.set_apart.as_ref().or(log.as_ref());
     let mut summary = match summary {
         Ok(summary) => summary,
-        Err(status) => return Ok(stopped(status, log, emulated)),
+        Err(status) => {
+            // Dropped, the runtime would wait for an engine's check still running on its
+            // thread (trial 77 D3).
+            runtime.shutdown_background();
+            return Ok(stopped(status, log, emulated));
+        }
     };
     if let Some(to) = &ending.set_apart {
         summary.log = to.clone();

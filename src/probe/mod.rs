@@ -92,7 +92,7 @@ pub trait ProbeTarget: Send + Sync {
 }
 
 /// An in-process engine as a probe target.
-pub struct EngineTarget(pub Box<dyn Engine>);
+pub struct EngineTarget(pub std::sync::Arc<dyn Engine>);
 
 impl ProbeTarget for EngineTarget {
     fn record(&self) -> TargetRecord {
@@ -110,13 +110,20 @@ impl ProbeTarget for EngineTarget {
     }
     fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer> {
         Box::pin(async move {
-            // The check runs on this thread without awaiting anything: yield first, so that
-            // an engines-only run still notices Ctrl-C between cases.
-            tokio::task::yield_now().await;
             if case.strict {
                 return Answer::strict_not_carried();
             }
-            let a = self.0.check(&case.tools, &case.instances);
+            // On a thread of its own: one case may keep an engine busy for seconds
+            // (`limits/property-count-5001`), and on the run's thread it held off Ctrl-C and
+            // SIGTERM until it ended (trial 77 D3: 6 to 10 s, past CI's grace before SIGKILL,
+            // which loses the summary). The run, interrupted, leaves the thread behind.
+            let engine = std::sync::Arc::clone(&self.0);
+            let (tools, instances) = (case.tools.clone(), case.instances.clone());
+            let a =
+                match tokio::task::spawn_blocking(move || engine.check(&tools, &instances)).await {
+                    Ok(a) => a,
+                    Err(e) => std::panic::resume_unwind(e.into_panic()),
+                };
             Answer {
                 verdict: a.verdict,
                 stage: a.stage,
@@ -560,6 +567,53 @@ pub fn runs_dir(reports: &Path) -> PathBuf {
 mod tests {
     use super::*;
     use crate::case::{Placement, baseline};
+
+    /// An engine whose check takes two seconds.
+    struct Slow;
+
+    impl Engine for Slow {
+        fn id(&self) -> &'static str {
+            "engine/slow"
+        }
+        fn endpoint(&self) -> String {
+            "in-process:slow".into()
+        }
+        fn check(
+            &self,
+            _: &[crate::tool::ToolDef],
+            _: &[crate::case::Instance],
+        ) -> crate::engine::EngineAnswer {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            crate::engine::EngineAnswer::accepted(crate::evidence::Stage::Parse, Vec::new(), None)
+        }
+        fn input(&self, _: &[crate::tool::ToolDef]) -> Vec<u8> {
+            Vec::new()
+        }
+    }
+
+    /// An engine's check leaves the run's thread free (trial 77 D3: a case of several seconds
+    /// held off Ctrl-C until it ended). On a one-thread runtime, as a run has, a timer of a
+    /// millisecond beside a two-second check fires first; with the check on the run's
+    /// thread, the probe, polled first, was done before the timer could be polled.
+    #[test]
+    fn an_engines_check_leaves_the_runs_thread_free() {
+        let catalog = crate::case::Catalog::load(std::path::Path::new("cases")).unwrap();
+        let case = catalog.cases.iter().find(|c| !c.strict).unwrap();
+        let target = EngineTarget(std::sync::Arc::new(Slow));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let first = rt.block_on(async {
+            tokio::select! {
+                biased;
+                _ = target.probe(case) => "the check",
+                _ = tokio::time::sleep(std::time::Duration::from_millis(1)) => "the timer",
+            }
+        });
+        rt.shutdown_background();
+        assert_eq!(first, "the timer");
+    }
 
     /// A case asking for strict mode is sent where the request carries the flag, and nowhere
     /// else: a target without one would judge the baseline alone.

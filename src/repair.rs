@@ -282,6 +282,19 @@ pub struct ToolRepair {
     pub tool: Tool,
 }
 
+impl ToolRepair {
+    /// The name the tool is sent under: the repaired tool's ([`ToolRepair::tool`]), which a
+    /// rename for the profile's name rule (or, in compile, for the offline model's rejection)
+    /// changed from [`ToolRepair::name`]; the model calls the tool by it. `None` for a
+    /// refused tool (not sent) and a bare schema.
+    pub fn sent_name(&self) -> Option<&str> {
+        match self.outcome {
+            Outcome::Refused => None,
+            _ => self.tool.name.as_deref(),
+        }
+    }
+}
+
 /// Repair settings.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {

@@ -110,6 +110,19 @@ impl Compilation {
 }
 
 impl Compilation {
+    /// The tools sent under another name than given, as (name sent, name given), in input
+    /// order: what a caller maps the provider's tool calls back with, since the model calls a
+    /// tool by the name sent (trial 76 D3: the new name was only in each change's words and
+    /// in the wire, whose shape differs per target). Refused tools are not sent and not
+    /// listed.
+    pub fn renamed(&self) -> Vec<(&str, &str)> {
+        self.tools
+            .iter()
+            .filter_map(|t| Some((t.sent_name()?, t.name.as_str())))
+            .filter(|(sent, given)| sent != given)
+            .collect()
+    }
+
     /// True when every tool compiled and the model accepts the request.
     pub fn is_ok(&self) -> bool {
         self.tools.iter().all(|t| t.outcome != Outcome::Refused)
@@ -137,8 +150,14 @@ pub enum CompileError {
     )]
     WrongProfile { target: String, profile: String },
     /// Tool `tool`'s schema nests deeper than [`crate::input::LIMITS`]' `max_depth` (brackets
-    /// counted); `pointer` is the first place past the cap.
-    #[error("tool #{tool}: at {pointer}: {}", crate::json::too_deep_problem(*.max))]
+    /// counted); `pointer` is the first place past the cap, whole (its message shortens it as
+    /// [`crate::report::short_pointer`] does, as other errors' places are: trial 76 D5, 3,372
+    /// characters).
+    #[error(
+        "tool #{tool}: at {}: {}",
+        crate::report::short_pointer(pointer),
+        crate::json::too_deep_problem(*.max)
+    )]
     TooDeep {
         tool: usize,
         pointer: String,

@@ -83,6 +83,9 @@ fn a_schema_past_the_nesting_cap_is_refused_before_any_step() {
         e.to_string().ends_with(": nesting deeper than 512 levels"),
         "{e}"
     );
+    // The place is shortened, as other errors' places are (trial 76 D5: 3,372 characters).
+    assert!(e.to_string().contains(" tokens)…/"), "{e}");
+    assert!(e.to_string().len() < 400, "{}", e.to_string().len());
 }
 
 #[test]
@@ -2900,9 +2903,27 @@ fn a_name_the_model_rejects_for_the_whole_request_is_renamed_and_the_others_kept
     let decls = &c.wire[0]["functionDeclarations"];
     assert_eq!(decls[0]["name"], json!("a_b"));
     assert_eq!(decls[1]["name"], json!("lookup"));
+    // Renamed after the model's rejection; the other tool keeps its name.
+    assert_eq!(c.renamed(), [("a_b", "a:b")]);
     assert_eq!(c.tools[0].changes[0].rule, "name-invalid");
     assert_assumption(&c.tools[0].changes[0].action);
     assert_check_clean(&c, target);
+}
+
+/// A tool renamed for the profile's name rule is listed with the name sent, which the model
+/// calls it by, and the name given (trial 76 D3: the pair was only in the change's words and
+/// in the wire); a tool that keeps its name is not.
+#[test]
+fn a_renamed_tool_is_listed_with_the_name_sent() {
+    for target in ["anthropic/messages", "openai/chat-strict"] {
+        let c = compile_own(
+            &[tool("math.sum", json!({"type":"object"})), plain()],
+            target,
+        );
+        assert!(c.is_ok(), "{target}: {:#?}", c.tools);
+        assert_eq!(c.renamed(), [("math_sum", "math.sum")], "{target}");
+        assert_eq!(c.tools[1].sent_name(), Some("lookup"));
+    }
 }
 
 /// When the rename the model would accept is another tool's name, the tool is refused for
@@ -2919,6 +2940,7 @@ fn a_rename_the_model_accepts_onto_a_taken_name_is_refused_for_the_clash() {
         target,
     );
     assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
+    assert!(c.renamed().is_empty(), "{:?}", c.renamed());
     let refusal = &c.tools[0].refusals[0];
     assert_eq!(refusal.rule, "name-duplicate");
     assert!(
@@ -2957,6 +2979,7 @@ fn a_name_renamed_twice_shows_one_rename_to_the_name_sent() {
         .filter(|c| c.action.starts_with("renamed"))
         .collect();
     assert_eq!(renames.len(), 1, "{renames:#?}");
+    assert_eq!(c.renamed(), [(sent.as_str(), given.as_str())]);
     assert!(
         renames[0].action.starts_with(&format!(
             "renamed `{given}` to `{sent}` (map the provider's calls of `{sent}` back to `{given}`)"

@@ -812,7 +812,7 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
         std::fs::remove_file(&summary.log).map_err(|e| Error::io(&summary.log, e))?;
         ending.log_removed = true;
         println!(
-            "no request reached a target (every one skipped or unreachable): no run log was \
+            "no probe reached a target (every one skipped or unreachable): no run log was \
              kept and the matrix was not regenerated"
         );
         return Ok(status);
@@ -1046,7 +1046,7 @@ fn prepare_run(
 }
 
 /// Refuses `--max-requests 0` when a live target would be probed: every probe of it would
-/// end `skipped` and the run would only say that no request reached a target. Targets
+/// end `skipped` and the run would only say that no probe reached a target. Targets
 /// skipped for a missing key, and the in-process engines, send nothing and pass.
 fn check_budget_allows(max_requests: usize, targets: &[Arc<dyn ProbeTarget>]) -> Result<()> {
     if max_requests > 0 {
@@ -1077,15 +1077,27 @@ fn budget_spent(summary: &RunSummary, budget: &Budget, max_requests: usize) -> O
     if budget.refused() == 0 {
         return None;
     }
-    let stopped: usize = summary
-        .targets
-        .values()
-        .filter(|t| t.skipped.is_none())
-        .filter_map(|t| t.counts.get(&Verdict::Skipped))
-        .sum();
+    // Cases not sent after a control the budget stopped carry its verdict; the table shows
+    // them apart ("not sent"), and so does this line (trial 77 D4: "18 skipped" beside a
+    // table of 2 skipped and 16 not sent).
+    let (mut stopped, mut not_sent) = (0, 0);
+    for t in summary.targets.values().filter(|t| t.skipped.is_none()) {
+        let skipped = t.counts.get(&Verdict::Skipped).copied().unwrap_or(0);
+        let after = if t.not_sent_as == Some(Verdict::Skipped) {
+            t.not_sent.min(skipped)
+        } else {
+            0
+        };
+        stopped += skipped - after;
+        not_sent += after;
+    }
+    let after = match not_sent {
+        0 => String::new(),
+        n => format!(", and {n} case(s) were not sent after their target's control was skipped"),
+    };
     Some(format!(
         "{stopped} probe(s) skipped: the request budget (--max-requests {max_requests}) was \
-         spent; raise --max-requests to probe them"
+         spent{after}; raise --max-requests to probe them"
     ))
 }
 

@@ -67,10 +67,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
         "no target has rejecting evidence for a description's language or content: the rule warns",
     ),
     (
-        "example::nullable-spelling",
-        "the example is the common spelling (an anyOf null branch), which no target is known to reject; only `nullable` as a list is rejected (Gemini)",
-    ),
-    (
         "report::cohere-strict-tools-requires-required::cohere/v2-strict",
         "the reported tool has no `required` at all; check judges the canonical schema, and a strict target's strict form (here: one required property per object) is compile's to write, as check's note under a strict target says (`compile --target cohere/v2-strict` makes the first optional argument required and nullable); only an explicit `required: []` is a feature of the canonical schema the evidence speaks to",
     ),

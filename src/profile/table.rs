@@ -208,6 +208,38 @@ fn list(items: &BTreeSet<String>, max: usize) -> String {
 
 /// Numbers (a value written as one: a digit first, or `-` and a digit) before other values
 /// and in numeric order; other values, and numbers of equal value, in text order.
+/// `a` and `b` compared as text, but each run of digits as the number it spells:
+/// `depth-limit: 5` before `depth-limit: 10`.
+fn in_number_order(a: &str, b: &str) -> std::cmp::Ordering {
+    // Runs of digits and of anything else; a digit is one byte, so a boundary is a char's.
+    fn pieces(s: &str) -> Vec<&str> {
+        let b = s.as_bytes();
+        let mut out = Vec::new();
+        let mut start = 0;
+        for i in 1..=b.len() {
+            if i == b.len() || b[i].is_ascii_digit() != b[start].is_ascii_digit() {
+                out.push(&s[start..i]);
+                start = i;
+            }
+        }
+        out
+    }
+    let number = |p: &str| p.starts_with(|c: char| c.is_ascii_digit());
+    let (pa, pb) = (pieces(a), pieces(b));
+    for (x, y) in pa.iter().zip(&pb) {
+        let order = if number(x) && number(y) {
+            let (x, y) = (x.trim_start_matches('0'), y.trim_start_matches('0'));
+            x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+        } else {
+            x.cmp(y)
+        };
+        if order.is_ne() {
+            return order;
+        }
+    }
+    pa.len().cmp(&pb.len())
+}
+
 fn by_number_then_text(a: &str, b: &str) -> std::cmp::Ordering {
     let number = |v: &str| -> Option<f64> {
         let digits = v.strip_prefix('-').unwrap_or(v);
@@ -235,7 +267,7 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "A rule finds a *feature* (a case parameter such as `keyword-allowed: const` or `depth-limit: 11`) in a tool; the profile, derived from the evidence alone, says whether that feature may be sent. A feature is **allowed** only when every target of the profile has accepting evidence; **rejected** when any target has rejecting evidence (a `check` *error*); **unknown** when no target rejects it but some target has no evidence (a `check` *warning*: no evidence counts as not accepted). Evidence kinds: `probe` (observed by toolwire, links to the run log), `doc` (the provider's own documentation), `report` (a public bug report, dated as reported), `secondary` (a third party's published reading of the provider, such as a client library's: its words, not the provider's). A date written `read 2026-12-02` is the day the source was read, not a date it gives for what it says; `, inferred` after it says the verdict is inferred from the source's words, not stated by them (the entry's note in reports/documented/ says how). `, not verbatim` after a report's date says the quote kept for it is not the provider's answer verbatim (a reporter's paraphrase, an issue title, a cut-short excerpt; the entry's `verbatim_note` says which). Only `probe` evidence is ever called observed. Each piece of evidence is shown with its own kind, date and link: first the newest, which decides the verdict (as in MATRIX.md and `check`), then, when an older piece is where the verdict dates from, `since` that one. A feature with no evidence at its own placement (a keyword in an `anyOf` branch, say) is judged by the same feature at the nearest placement that has some (nested, root, items, anyOf branch; `derive.rs`), so a row may cite a case of another placement while MATRIX.md, which shows each case's own cells, has none there; profile.json's `judged_elsewhere` names, per feature and target, the placement so used, for allowed features too.\n"
+        "A rule finds a *feature* (a case parameter such as `keyword-allowed: const` or `depth-limit: 11`) in a tool; the profile, derived from the evidence alone, says whether that feature may be sent. A feature is **allowed** only when every target of the profile has accepting evidence; **rejected** when any target has rejecting evidence (a `check` *error*); **unknown** when no target rejects it but some target has no evidence (a `check` *warning*: no evidence counts as not accepted). Evidence kinds: `probe` (observed by toolwire, links to the run log), `doc` (the provider's own documentation), `report` (a public bug report, dated as reported), `secondary` (a third party's published reading of the provider, such as a client library's: its words, not the provider's). A date written `read 2026-12-02` is the day the source was read, not a date it gives for what it says (a date without `read` is the source's own; `undated`: the source gives none); `, inferred` after it says the verdict is inferred from the source's words, not stated by them (the entry's note in reports/documented/ says how). `, not verbatim` after a report's date says the quote kept for it is not the provider's answer verbatim (a reporter's paraphrase, an issue title, a cut-short excerpt; the entry's `verbatim_note` says which). Only `probe` evidence is ever called observed. `, via openai/chat` after a cell says the evidence is about another target and inherited, never observed on this one (MATRIX.md's *Inherited*): `openai/chat-strict` takes `openai/chat`'s rejections and `openai/chat` takes `openai/chat-strict`'s acceptances, one way each, so a feature `openai/chat` is known to accept (a 1,024-character description) may still be unknown for `openai/chat-strict`. Each piece of evidence is shown with its own kind, date and link: first the newest, which decides the verdict (as in MATRIX.md and `check`), then, when an older piece is where the verdict dates from, `since` that one. A feature with no evidence at its own placement (a keyword in an `anyOf` branch, say) is judged by the same feature at the nearest placement that has some (nested, root, items, anyOf branch; `derive.rs`), so a row may cite a case of another placement while MATRIX.md, which shows each case's own cells, has none there; profile.json's `judged_elsewhere` names, per feature and target, the placement so used, for allowed features too.\n"
     );
     if let Some(p) = portable {
         let _ = writeln!(
@@ -460,7 +492,8 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
             "No target has rejecting evidence for these features yet.\n"
         );
     } else {
-        rows.sort();
+        // Limits read in number order (trial 78 D6: depth 100, 10, 11, ... 4, 5, 64).
+        rows.sort_by(|a, b| in_number_order(&a[0], &b[0]).then_with(|| a.cmp(b)));
         rows.dedup();
         let _ = writeln!(
             out,
@@ -478,6 +511,31 @@ mod tests {
     use super::*;
 
     /// The rule table's values: limits in numeric order, numbers before words.
+    /// Limits read in number order (trial 78 D6: depth 100, 10, 11, ... 4, 5, 64).
+    #[test]
+    fn rows_of_limits_are_in_number_order() {
+        let mut v = vec![
+            "`depth-limit: 100`",
+            "`depth-limit: 4`",
+            "`depth-limit: 10`",
+            "`a`",
+            "`depth-limit: 64`",
+        ];
+        v.sort_by(|a, b| in_number_order(a, b));
+        assert_eq!(
+            v,
+            [
+                "`a`",
+                "`depth-limit: 4`",
+                "`depth-limit: 10`",
+                "`depth-limit: 64`",
+                "`depth-limit: 100`"
+            ]
+        );
+        assert!(in_number_order("x 007", "x 7").is_eq());
+        assert!(in_number_order("", "a").is_lt());
+    }
+
     #[test]
     fn values_are_listed_numbers_first_in_numeric_order() {
         let items: BTreeSet<String> = ["10", "100", "11", "4", "64", "-1", "2.5", "const"]

@@ -8,7 +8,7 @@ pub const RULE: Rule = Rule {
              a list of names), or through an `anyOf` branch `{\"type\": \"null\"}` (the \
              Optional pattern pydantic and zod emit).",
     features: "`keyword-allowed: nullable (true)`, `keyword-allowed: nullable (false)`, `keyword-allowed: nullable (array)`, `keyword-allowed: anyOf (null branch)`",
-    example: r#"{"type": "object", "properties": {"limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null}}}"#,
+    example: r#"{"type": "object", "nullable": ["string"], "properties": {"limit": {"type": "integer"}}}"#,
     example_target: None,
     fix: "Leave the property out of `required` instead of admitting null; use the profile's spelling where null must really be sent.",
     repair: "partly: an `anyOf` null branch becomes the other branch made optional; `nullable` is dropped with the property made optional",

@@ -326,20 +326,64 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
         )
     );
     if let Some(p) = portable {
-        portable_section(&mut out, p);
+        allows_section(&mut out, p);
     }
     profiles_section(&mut out, set);
+    for p in set.profiles.iter().filter(|p| has_own_section(p)) {
+        allows_section(&mut out, p);
+    }
     for rule in REGISTRY.iter() {
         rule_section(&mut out, set, rule);
     }
     out
 }
 
-fn portable_section(out: &mut String, p: &Profile) {
-    let _ = writeln!(out, "## What `portable` allows\n");
+/// The heading of a profile's section of what it allows.
+fn allows_heading(p: &Profile) -> String {
+    format!("What `{}` allows", p.name)
+}
+
+/// The anchor GitHub gives a heading: lowercase, spaces as `-`, and only letters, digits,
+/// `-` and `_` kept.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a profile gets a section of what it allows after `portable`'s: every provider
+/// route's own (trial 78 D1: only `portable` had one, so for one target a feature with no
+/// rejecting row could be allowed or unknown); the engines, which no request is sent to, are
+/// in the matrix.
+fn has_own_section(p: &Profile) -> bool {
+    p.name != PORTABLE && !p.name.starts_with("engine/")
+}
+
+fn allows_section(out: &mut String, p: &Profile) {
+    let _ = writeln!(out, "## {}\n", allows_heading(p));
+    let by = if p.name == PORTABLE {
+        "any target rejects"
+    } else {
+        "the target rejects"
+    };
+    if p.features.iter().all(|f| f.status == Status::Unknown) {
+        let _ = writeln!(
+            out,
+            "No evidence yet: every feature ({}) is unknown, and `check --target {}` warns on each one it finds.\n",
+            p.features.len(),
+            p.name
+        );
+        return;
+    }
     let _ = writeln!(
         out,
-        "Control (the bare baseline): **{}**. Per family, the values the catalog has a case for; a value is rejected when any target rejects it at any placement.\n",
+        "Control (the bare baseline): **{}**. Per family, the values the catalog has a case for; a value is rejected when {by} it at any placement.\n",
         p.control.as_str()
     );
     let mut rows = Vec::new();
@@ -407,8 +451,13 @@ fn profiles_section(out: &mut String, set: &ProfileSet) {
             .targets
             .iter()
             .any(|t| crate::target::find(t).is_some_and(|t| t.strict));
+        let name = if has_own_section(p) || p.name == PORTABLE {
+            format!("[{}](#{})", code(&p.name), anchor(&allows_heading(p)))
+        } else {
+            code(&p.name)
+        };
         rows.push(vec![
-            code(&p.name),
+            name,
             if strict { "yes" } else { "" }.to_string(),
             p.control.as_str().to_string(),
             count(Status::Allowed).to_string(),
@@ -511,6 +560,49 @@ mod tests {
     use super::*;
 
     /// The rule table's values: limits in numeric order, numbers before words.
+    /// Each profile's section is linked by the anchor GitHub gives its heading.
+    #[test]
+    fn a_profile_section_is_linked_by_its_headings_anchor() {
+        assert_eq!(
+            anchor("What `openai/chat-strict` allows"),
+            "what-openaichat-strict-allows"
+        );
+        assert_eq!(
+            anchor("What `llama.cpp/server` allows"),
+            "what-llamacppserver-allows"
+        );
+    }
+
+    /// The committed RULES.md (kept fresh by `rules --check`) has a section of what each
+    /// provider route allows, as `portable` has (trial 78 D1), and every `#anchor` link in it
+    /// leads to a heading.
+    #[test]
+    fn every_route_has_its_section_and_every_anchor_resolves() {
+        let md = std::fs::read_to_string("reports/RULES.md").unwrap();
+        let headings: std::collections::HashSet<String> = md
+            .lines()
+            .filter_map(|l| l.strip_prefix("## "))
+            .map(anchor)
+            .collect();
+        for route in [
+            "gemini/v1beta/parameters",
+            "openai/chat-strict",
+            "anthropic/messages",
+        ] {
+            let heading = format!("What `{route}` allows");
+            assert!(headings.contains(&anchor(&heading)), "{heading}");
+        }
+        let links: Vec<&str> = md
+            .split("](#")
+            .skip(1)
+            .filter_map(|rest| rest.split_once(')').map(|(a, _)| a))
+            .collect();
+        assert!(links.len() > 60, "{}", links.len());
+        for link in links {
+            assert!(headings.contains(link), "#{link}");
+        }
+    }
+
     /// Limits read in number order (trial 78 D6: depth 100, 10, 11, ... 4, 5, 64).
     #[test]
     fn rows_of_limits_are_in_number_order() {

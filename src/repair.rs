@@ -394,10 +394,53 @@ pub fn repair_request(
     opts: &Options,
 ) -> Vec<ToolRepair> {
     let drops = request_count_drops(tools, profile);
-    let mut out = match &drops {
+    let out = match &drops {
         Some((dropped, _)) => repair_schemas(dropped, profile, opts),
         None => repair_schemas(tools, profile, opts),
     };
+    settle_request(out, tools, drops, &[], profile, opts)
+}
+
+/// [`repair_request`] for a caller that gives its tools up: a tool refused before any
+/// rewrite for toolwire's own caps ([`past_the_caps`]: megabytes of schema, hundreds of
+/// thousands of subschemas) is moved into its refusal's [`ToolRepair::tool`], where
+/// [`repair_request`] copies it there. The results are those of [`repair_request`].
+pub fn repair_request_owned(
+    mut tools: Vec<Tool>,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Vec<ToolRepair> {
+    let drops = request_count_drops(&tools, profile);
+    if drops.is_some() {
+        // Repaired from the copies with definitions dropped, which are given up instead.
+        return repair_request(&tools, profile, opts);
+    }
+    let objects: Vec<bool> = tools
+        .iter()
+        .map(|t| matches!(t.parameters, Some(Value::Object(_))))
+        .collect();
+    let out = repair_schemas_giving_up(&mut tools, &objects, profile, opts);
+    // The tools given up hold their schemas in their results alone.
+    let given_up: Vec<bool> = tools
+        .iter()
+        .zip(&objects)
+        .map(|(t, &object)| object && t.parameters.is_none())
+        .collect();
+    settle_request(out, &tools, None, &given_up, profile, opts)
+}
+
+/// What [`repair_request`] does after each tool's repair (`out`, of `tools`, repaired from
+/// `drops`' copies when some definitions were dropped): the drops' change lines, `strict`,
+/// places named as given and what a refused tool leaves. A tool marked in `given_up` holds
+/// its schema as given in its result alone ([`repair_schemas_giving_up`]).
+fn settle_request(
+    mut out: Vec<ToolRepair>,
+    tools: &[Tool],
+    drops: Option<(Vec<Tool>, Vec<Vec<Change>>)>,
+    given_up: &[bool],
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Vec<ToolRepair> {
     let drops = drops.map(|(_, changes)| changes).unwrap_or_default();
     for ((r, given), changes) in out.iter_mut().zip(tools).zip(drops) {
         if changes.is_empty() {
@@ -411,12 +454,21 @@ pub fn repair_request(
             r.outcome = Outcome::Repaired;
         }
     }
-    for (r, given) in out.iter_mut().zip(tools) {
+    for (i, (r, given)) in out.iter_mut().zip(tools).enumerate() {
         strict::settle(r);
         strict::refuse_not_in_strict_form(r, profile);
         strict::mark_tool_use_losses(r);
+        // A refused tool's is the tool as given.
+        let kept = given_up.get(i).copied().unwrap_or(false).then(|| {
+            let shallow = r.tool.clone_shallow();
+            std::mem::replace(&mut r.tool, shallow)
+        });
+        let given = kept.as_ref().unwrap_or(given);
         name_places_as_given(r, given);
         left_of_refused(r, given, profile, opts.keep_unrepairable);
+        if let Some(kept) = kept {
+            r.tool = kept;
+        }
     }
     out
 }
@@ -501,11 +553,64 @@ pub(crate) fn repair_schemas(
     profile: &CompiledProfile,
     opts: &Options,
 ) -> Vec<ToolRepair> {
-    let mut out: Vec<ToolRepair> = tools
+    let out: Vec<ToolRepair> = tools
         .iter()
         .enumerate()
         .map(|(i, t)| repair_tool(t, i, profile, opts))
         .collect();
+    settle_names(out, tools, &[], profile, opts)
+}
+
+/// [`repair_schemas`] for a caller that gives up the schema of each tool marked in `past`
+/// (one [`past_the_caps`] refuses, as compile finds before its rewrites): such a tool is
+/// refused as [`repair_tool`] refuses it, and its schema is moved into the refusal's
+/// [`ToolRepair::tool`] (the input, unchanged, as for every refused tool), not copied, which
+/// leaves `tools[i].parameters` `None`. A tool marked but within the caps after all is
+/// repaired as any other.
+pub(crate) fn repair_schemas_giving_up(
+    tools: &mut [Tool],
+    past: &[bool],
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Vec<ToolRepair> {
+    let mut given_up = vec![false; tools.len()];
+    let out: Vec<ToolRepair> = tools
+        .iter_mut()
+        .enumerate()
+        .map(|(i, t)| {
+            if past.get(i) != Some(&true) {
+                return repair_tool(t, i, profile, opts);
+            }
+            if let Some(refusal) = refused_before_any_rewrite(t) {
+                given_up[i] = true;
+                let schema = t.parameters.take();
+                let kept = Tool {
+                    // As [`repair_tool`] keeps it: no schema past the nesting cap.
+                    parameters: schema.filter(|_| refusal.rule != NESTING_TOO_DEEP),
+                    ..t.clone_shallow()
+                };
+                return refused_outright(t, i, refusal, kept);
+            }
+            match t.parameters {
+                // Measured already: the depth and the caps are not walked again.
+                Some(Value::Object(_)) => repair_admitted(t, i, profile, opts),
+                _ => repair_tool(t, i, profile, opts),
+            }
+        })
+        .collect();
+    settle_names(out, tools, &given_up, profile, opts)
+}
+
+/// The name census of [`repair_schemas`] over its results `out` for `tools`; a tool marked
+/// in `given_up` holds its schema in its result alone ([`repair_schemas_giving_up`]), so a
+/// refusal here keeps that result's tool rather than copying the tool from `tools`.
+fn settle_names(
+    mut out: Vec<ToolRepair>,
+    tools: &[Tool],
+    given_up: &[bool],
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Vec<ToolRepair> {
     // Each tool's name as given and as repair left it: repair renamed exactly the names the
     // profile rejects, so only the names sent are compared (a name the profile's rule would
     // sanitize but no evidence rejects is sent as written, and collides with nothing).
@@ -563,7 +668,9 @@ pub(crate) fn repair_schemas(
             });
             // Left out or kept unchanged: none of its repairs (its rename included) happen.
             r.changes.clear();
-            r.tool = tools[*i].clone();
+            if given_up.get(*i) != Some(&true) {
+                r.tool = tools[*i].clone();
+            }
         }
     }
     out
@@ -944,6 +1051,37 @@ pub(crate) fn past_the_caps(schema: &Value) -> Option<String> {
     crate::profile::rules::ref_expansion_exceeded::past_cap(schema, truncated)
 }
 
+/// The rule of a refusal for a schema past the nesting cap, whose schema is not kept.
+const NESTING_TOO_DEEP: &str = crate::profile::rules::nesting_too_deep::RULE.id;
+
+/// Why [`repair_schema_object`] refuses `tool` before rewriting any of it, if it does: its
+/// schema nests past [`crate::input::LIMITS`] (rule `nesting-too-deep`, at the first place
+/// past the cap), or is past toolwire's own caps ([`past_the_caps`], rule
+/// `ref-expansion-exceeded`, at the root).
+fn refused_before_any_rewrite(tool: &Tool) -> Option<Refusal> {
+    let max = crate::input::LIMITS.max_depth;
+    let schema = tool.parameters.as_ref()?;
+    if let Some(pointer) = crate::json::first_too_deep(schema, max) {
+        return Some(Refusal {
+            pointer,
+            rule: NESTING_TOO_DEEP.into(),
+            parameter: format!("nesting: at most {max} levels"),
+            reason: crate::json::too_deep_problem(max),
+        });
+    }
+    // A schema past toolwire's own caps (one `args` refuses, or more subschemas than check
+    // reads) stays refused whatever is rewritten: say so before rewriting any of it. Its
+    // values bound its subschemas, and only a schema with that many values is measured.
+    past_the_caps(schema).map(|reason| Refusal {
+        pointer: String::new(),
+        rule: crate::profile::rules::ref_expansion_exceeded::RULE
+            .id
+            .into(),
+        parameter: String::new(),
+        reason,
+    })
+}
+
 /// [`repair_tool`] for a tool whose parameters schema is an object or absent.
 fn repair_schema_object(
     tool: &Tool,
@@ -951,38 +1089,28 @@ fn repair_schema_object(
     profile: &CompiledProfile,
     opts: &Options,
 ) -> ToolRepair {
-    let max = crate::input::LIMITS.max_depth;
-    if let Some(pointer) = tool
-        .parameters
-        .as_ref()
-        .and_then(|p| crate::json::first_too_deep(p, max))
-    {
-        let refusal = Refusal {
-            pointer,
-            rule: crate::profile::rules::nesting_too_deep::RULE.id.into(),
-            parameter: format!("nesting: at most {max} levels"),
-            reason: crate::json::too_deep_problem(max),
-        };
-        let kept = Tool {
-            parameters: None,
-            ..tool.clone_shallow()
+    if let Some(refusal) = refused_before_any_rewrite(tool) {
+        // A schema past the nesting cap is not kept (a copy would recurse as deep).
+        let kept = if refusal.rule == NESTING_TOO_DEEP {
+            Tool {
+                parameters: None,
+                ..tool.clone_shallow()
+            }
+        } else {
+            tool.clone()
         };
         return refused_outright(tool, index, refusal, kept);
     }
-    // A schema past toolwire's own caps (one `args` refuses, or more subschemas than check
-    // reads) stays refused whatever is rewritten: say so before rewriting any of it. Its
-    // values bound its subschemas, and only a schema with that many values is measured.
-    if let Some(reason) = tool.parameters.as_ref().and_then(past_the_caps) {
-        let refusal = Refusal {
-            pointer: String::new(),
-            rule: crate::profile::rules::ref_expansion_exceeded::RULE
-                .id
-                .into(),
-            parameter: String::new(),
-            reason,
-        };
-        return refused_outright(tool, index, refusal, tool.clone());
-    }
+    repair_admitted(tool, index, profile, opts)
+}
+
+/// [`repair_schema_object`] for a tool [`refused_before_any_rewrite`] does not refuse.
+fn repair_admitted(
+    tool: &Tool,
+    index: usize,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> ToolRepair {
     let mut current = tool.clone();
     let mut changes = Vec::new();
     let mut refusals: Vec<Refusal> = Vec::new();
@@ -1320,6 +1448,7 @@ fn repair_schema_object(
         // Saturating: `envelope_depth` is the caller's number, and any sum past the cap is
         // refused the same way (a wrapped sum would pass as shallow).
         let in_file = depth.saturating_add(opts.envelope_depth);
+        let max = crate::input::LIMITS.max_depth;
         if in_file > max {
             refusals.push(Refusal {
                 pointer: String::new(),

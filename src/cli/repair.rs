@@ -160,7 +160,7 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         let first = tools.first_index(request[0].request);
         for (entry, mut r) in request
             .iter()
-            .zip(repair::repair_request(&input, &profile, &opts))
+            .zip(repair::repair_request_owned(input, &profile, &opts))
         {
             r.index = entry.index;
             r.number = entry.index - first;

@@ -328,8 +328,16 @@ fn compile_once(
     let mut root_refusals: Vec<Option<repair::Refusal>> = Vec::with_capacity(canonical.len());
     let written: Vec<Vec<repair::Change>> = canonical
         .iter_mut()
-        .map(|t| {
+        .zip(&past_the_caps)
+        .map(|(t, &past)| {
             let mut changes = Vec::new();
+            // A tool repair refuses for the caps keeps none of these changes (a refused
+            // tool's are cleared below), and its canonical form holds the subschemas as
+            // given: each rewrite would only walk it, a pointer per subschema.
+            if past {
+                root_refusals.push(None);
+                return changes;
+            }
             match canonical::write_root(&mut t.parameters) {
                 Ok(change) => changes.extend(change),
                 Err(refusal) => {
@@ -348,7 +356,10 @@ fn compile_once(
             changes
         })
         .collect();
-    let mut results = repair::repair_schemas(&canonical, profile, opts);
+    // A tool past the caps is handed to its refusal, not copied into it: the schema is what
+    // the refused tool keeps, and nothing after its refusal reads it as the canonical one.
+    let mut results =
+        repair::repair_schemas_giving_up(&mut canonical, &past_the_caps, profile, opts);
     for (r, &past) in results.iter().zip(&past_the_caps) {
         debug_assert!(
             !past || r.outcome == Outcome::Refused,
@@ -538,8 +549,13 @@ fn compile_once(
         if let Some(compiled) = &r.tool.parameters {
             written_again(&mut r.changes, compiled);
         }
-        if let (Some(original), Some(compiled)) = (original, r.tool.parameters.clone()) {
+        // Lent, not copied (a schema may be megabytes): the change lines and refusals are
+        // renamed beside it, and it goes back to its tool.
+        if let Some(original) = original
+            && let Some(compiled) = r.tool.parameters.take()
+        {
             repair::place::name_as_given(r, original, &compiled);
+            r.tool.parameters = Some(compiled);
             wire::null_given_back(&mut r.changes, original);
             wire::closing_given_back(&mut r.changes, original);
             // Read at the place as given: repair may have dropped the `default` that says

@@ -148,6 +148,40 @@ fn a_tool_past_the_cap_as_written_is_refused_without_a_check_of_it() {
     }
 }
 
+#[test]
+fn a_tool_past_the_cap_as_written_is_neither_rewritten_nor_copied() {
+    // Issue 3 item 8: the canonical rewrites walked such a tool (a pointer per subschema,
+    // twice for a strict form) and repair copied it into its refusal, 400 MB held for a 5 MB
+    // schema repair refuses whatever is rewritten. Handed over whole, it is what the refused
+    // tool keeps, as given (`float` not respelt).
+    let props: serde_json::Map<String, Value> = (0..crate::args::MAX_EXPANDED + 10)
+        .map(|i| (format!("p{i}"), json!({"type": "float"})))
+        .collect();
+    let wide = tool("wide", json!({"type": "object", "properties": props}));
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    for target in ["openai/chat-strict", "gemini/v1beta/parameters"] {
+        let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
+        let walked = crate::schema::WALKED.with(|w| w.get());
+        let copies = crate::repair::SCHEMA_COPIES.with(|c| c.get());
+        let opts = repair::Options::default();
+        let c = super::compile_owned(vec![wide.clone()], &[], target, &p, &opts).unwrap();
+        let copied = crate::repair::SCHEMA_COPIES.with(|c| c.get()) - copies - 1;
+        let walked = crate::schema::WALKED.with(|w| w.get()) - walked;
+        let r = &c.tools[0];
+        assert_eq!(r.outcome, Outcome::Refused, "{target}: {r:#?}");
+        assert_eq!(r.refusals[0].rule, "ref-expansion-exceeded", "{target}");
+        assert_eq!(
+            (walked, copied),
+            (0, 0),
+            "{target}: (subschemas walked, copies of the schema)"
+        );
+        assert!(
+            r.tool.parameters == wide.parameters,
+            "{target}: kept as given"
+        );
+    }
+}
+
 /// Definitions `a1`..`aN`, each an object whose `fan[i]` required properties all reference
 /// the one before (`a0` a string), the root's one property `aN`: small as written, it expands
 /// to about the product of `fan`; each object's `additionalProperties: false` a strict form

@@ -6301,3 +6301,50 @@ fn changes_said(r: &ToolRepair) -> Vec<(&str, &str, Option<&str>)> {
     said.sort_unstable();
     said
 }
+
+#[test]
+fn a_request_given_up_is_repaired_as_lent_without_a_copy_of_a_tool_past_the_caps() {
+    // Issue 3 item 8: `repair` copied a tool past toolwire's own caps into its refusal (5 MB
+    // of schema parsed twice over) though the file's tools were its to give up.
+    let props: serde_json::Map<String, Value> = (0..crate::args::MAX_EXPANDED + 10)
+        .map(|i| (format!("p{i}"), json!({"type": "float"})))
+        .collect();
+    let wide = tool("wide", json!({"type": "object", "properties": props}));
+    let small = tool(
+        "small",
+        json!({"type": "object", "properties": {"n": {"type": "float"}, "t": true}}),
+    );
+    let bare = Tool {
+        name: Some("bare".into()),
+        description: None,
+        parameters: Some(json!(true)),
+        strict: None,
+        strict_tool_use: None,
+    };
+    let p = profile(&["type-spelling: float"]);
+    for keep_unrepairable in [false, true] {
+        let opts = Options {
+            keep_unrepairable,
+            ..Options::default()
+        };
+        let tools = vec![wide.clone(), small.clone(), bare.clone()];
+        let copies = || SCHEMA_COPIES.with(|c| c.get());
+        let before = copies();
+        let lent = repair_request(&tools, &p, &opts);
+        let copied_lent = copies() - before;
+        let before = copies();
+        let owned = repair_request_owned(tools, &p, &opts);
+        let copied_owned = copies() - before;
+        assert_eq!(owned, lent, "keep {keep_unrepairable}");
+        assert_eq!(owned[0].outcome, Outcome::Refused);
+        assert_eq!(owned[0].refusals[0].rule, "ref-expansion-exceeded");
+        assert!(owned[0].tool == wide, "kept as given");
+        assert_eq!(owned[1].outcome, Outcome::Repaired, "{:#?}", owned[1]);
+        // The other tools' repairs copy them as before; the tool past the caps is not.
+        assert_eq!(
+            copied_owned + 1,
+            copied_lent,
+            "keep {keep_unrepairable}: copies of a schema"
+        );
+    }
+}

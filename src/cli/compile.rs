@@ -147,6 +147,7 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         }
         // A JSON Lines request is its line (a line of built-ins only has no tool entry).
         c.line = lines.then_some(id);
+        kept_for_the_report(&mut c, args.format == "json");
         order.push((id, Some(compiled.len())));
         compiled.push(c);
     }
@@ -224,6 +225,16 @@ pub fn run(args: CompileArgs) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// Leaves of `c` what the output and the report read: the request body the offline model
+/// was given (a copy of every schema sent) is read by the JSON report alone, and is dropped
+/// for the human one, so that a file of many requests does not hold it for each until the
+/// last is compiled (a 15 MB JSON Lines file: one copy of every schema of the file).
+fn kept_for_the_report(c: &mut Compilation, json: bool) {
+    if !json {
+        c.request = Value::Null;
+    }
 }
 
 /// The human report on `all` (every request, in order) compiled for `target`: each request's
@@ -486,8 +497,17 @@ mod tests {
             strict: None,
             strict_tool_use: None,
         };
-        let c = compile_owned(vec![t], &[], target, &p, &repair::Options::default()).unwrap();
+        let mut c = compile_owned(vec![t], &[], target, &p, &repair::Options::default()).unwrap();
         assert!(accepted(&c), "{c:#?}");
+        // The request body is not read by this report, so it is dropped before (issue 3 item
+        // 8); the JSON report keeps it.
+        let said = human_report(&[&c], target, None);
+        let mut json = c.clone();
+        kept_for_the_report(&mut json, true);
+        assert!(json.request.is_object(), "{:#?}", json.request);
+        kept_for_the_report(&mut c, false);
+        assert!(c.request.is_null(), "{:#?}", c.request);
+        assert_eq!(human_report(&[&c], target, None), said);
         let written = crate::check::check_tools(&[c.tools[0].tool.as_ref(0)], &p);
         let total = written
             .iter()

@@ -282,6 +282,10 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
         );
     }
     let _ = writeln!(out, "## The rules\n");
+    let _ = writeln!(
+        out,
+        "A row is not read across: its `portable` values are what the core targets take together, and a target named as rejecting rejects some feature of the rule, not each value listed (`openai/chat-strict` takes `format: email`, which `portable` rejects for Gemini). Each target's own section below (*What `T` allows*) and the rule's section say which.\n"
+    );
     let mut rows = Vec::new();
     for rule in REGISTRY.iter() {
         let rej = rejecting(set, rule);
@@ -318,8 +322,8 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
             &[
                 "rule",
                 "what it checks",
-                "parameters under `portable`",
-                "targets that reject (newest evidence)",
+                "parameters under `portable` (all its targets together)",
+                "targets rejecting some feature of the rule, each its own (newest evidence; which ones: the rule's section and the target's own)",
                 "repair"
             ],
             rows

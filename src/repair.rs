@@ -807,7 +807,15 @@ pub fn fix_finding_among(
         let gone = after_all.get(&target).copied().unwrap_or(0)
             < before_all.get(&target).copied().unwrap_or(0);
         let new_error = after_errors.keys().any(|k| !known_kind(k, &before_errors));
-        if gone && !new_error {
+        // A keyword written in its valid form keeps its finding's feature: an error of the
+        // kind must be gone, a warning need only bring in no error.
+        let errors_of = |k: &Kinds| k.get(&target).copied().unwrap_or(0);
+        let respelled = c.respells
+            && match finding.level {
+                Level::Error => errors_of(&after_errors) < errors_of(&before_errors),
+                _ => errors_of(&after_errors) <= errors_of(&before_errors),
+            };
+        if (gone || respelled) && !new_error {
             return Ok((rewritten, c.changes));
         }
     }
@@ -1620,14 +1628,21 @@ fn features_only<S: serde::Serializer>(
 /// gives with the numbers written. `check` judges such a keyword by its value (an error), not
 /// by the evidence for the keyword itself; once repair writes the number, that warning
 /// (`keyword-allowed: maxItems`, no evidence either way) is the input's keyword's, not one
-/// repair wrote (it was said to be "written by repair").
+/// repair wrote (it was said to be "written by repair"). So for a `dependentRequired` list
+/// that repeats a name, which repair writes with each name once
+/// ([`fixes::name_lists_written_once`]).
 pub(crate) fn warnings_as_given(
     tool: &Tool,
     checked: &[Finding],
     check: impl Fn(&Tool) -> Vec<Finding>,
 ) -> BTreeMap<String, usize> {
     let mut given = warnings_per_feature(checked);
-    let Some(read) = tool.parameters.as_ref().and_then(crate::args::numbers_read) else {
+    let Some(schema) = tool.parameters.as_ref() else {
+        return given;
+    };
+    let numbers = crate::args::numbers_read(schema);
+    let once = fixes::name_lists_written_once(numbers.as_ref().unwrap_or(schema));
+    let Some(read) = once.or(numbers) else {
         return given;
     };
     let as_read = Tool {

@@ -1558,7 +1558,16 @@ fn fix_what_the_model_named(
             }
             take_model_repair(r, tool, changes, basis);
             places.push(f.pointer.clone());
-            fix_the_same_feature_elsewhere(r, f, profile, opts, places, basis);
+            // A keyword written in its valid form ([`repair::fixes`]' respelling: a
+            // `dependentRequired` with each name once) keeps its feature, here and elsewhere,
+            // where the same feature may be valid as written: its other places would be
+            // dropped, not respelled. The model names any other it still rejects.
+            let kept = crate::check::check_tools(&[r.tool.as_ref(0)], profile)
+                .iter()
+                .any(|g| g.pointer == f.pointer && g.rule == f.rule && g.parameter == f.parameter);
+            if !kept {
+                fix_the_same_feature_elsewhere(r, f, profile, opts, places, basis);
+            }
             return true;
         }
     }

@@ -3898,3 +3898,50 @@ fn a_warning_the_wire_form_brings_in_is_not_left_as_written() {
     );
     assert!(!r.left_as_written.iter().any(|f| f == branch), "{r:#?}");
 }
+
+/// OpenAI's offline model refuses a `dependentRequired` list that gives a name twice
+/// (python-jsonschema's "['q', 'q'] has non-unique elements", not seen from OpenAI), and
+/// compile dropped the whole keyword as a loss, though `{"p": ["q"]}` requires the same and is
+/// accepted. Now each name is written once, nothing lost, and another `dependentRequired` of
+/// the tool, which the model takes, is kept as written (the keyword's other places were
+/// dropped with the one the model named).
+#[test]
+fn a_dependent_required_name_given_twice_the_model_refuses_is_written_once() {
+    let p = profile(&[]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"p":{"type":"string"},"q":{"type":"string"},
+            "o":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+                "dependentRequired":{"a":["b"]}}},
+            "dependentRequired":{"p":["q","q"]}}),
+    );
+    let c = compile(
+        std::slice::from_ref(&t),
+        "openai/chat",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.is_ok(), "{:#?} {:#?}", c.check, c.tools[0].refusals);
+    let written = &c.wire[0]["function"]["parameters"];
+    assert_eq!(
+        written["dependentRequired"],
+        json!({"p":["q"]}),
+        "{written}"
+    );
+    assert_eq!(
+        written["properties"]["o"]["dependentRequired"],
+        json!({"a":["b"]}),
+        "{written}"
+    );
+    assert_eq!(c.tools[0].changes.len(), 1, "{:#?}", c.tools[0].changes);
+    let once = &c.tools[0].changes[0];
+    assert_eq!(once.pointer, "/dependentRequired");
+    assert!(
+        once.action.starts_with(
+            "wrote `dependentRequired: {\"p\":[\"q\",\"q\"]}` as `dependentRequired: \
+             {\"p\":[\"q\"]}`, each name once"
+        ) && once.lost.is_none(),
+        "{once:#?}"
+    );
+}

@@ -6348,3 +6348,114 @@ fn a_request_given_up_is_repaired_as_lent_without_a_copy_of_a_tool_past_the_caps
         );
     }
 }
+
+/// A `dependentRequired` list giving a name twice (`{"p": ["q", "q"]}`), which the 2020-12
+/// meta-schema refuses (its lists are `uniqueItems`), was dropped whole as a loss under
+/// `anthropic/messages` (built in: it rejects what the meta-schema refuses), though
+/// `{"p": ["q"]}` requires the same and is taken. Each name is now written once, nothing lost,
+/// and the keyword's warning left is the input's; so for draft-07's `dependencies` in its
+/// array form. The rewritten schema accepts the same calls as the given one (the jsonschema
+/// crate's verdicts). Where the profile rejects the keyword itself, it is still dropped.
+#[test]
+fn a_name_list_giving_a_name_twice_is_written_with_each_name_once() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get("anthropic/messages").unwrap());
+    let props = json!({"p":{"type":"string"},"q":{"type":"string"},"r":{"type":"string"}});
+    for (keyword, draft) in [
+        ("dependentRequired", None),
+        (
+            "dependencies",
+            Some("http://json-schema.org/draft-07/schema#"),
+        ),
+    ] {
+        let mut given = json!({"type":"object","properties":props,
+            (keyword):{"p":["q","r","q"],"r":["q"]}});
+        if let Some(d) = draft {
+            given["$schema"] = json!(d);
+        }
+        let t = tool("f", given.clone());
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{keyword}: {:#?}", r.refusals);
+        let written = r.tool.parameters.clone().unwrap();
+        assert_eq!(
+            written[keyword],
+            json!({"p":["q","r"],"r":["q"]}),
+            "{keyword}"
+        );
+        assert_eq!(
+            changes_said(&r),
+            [(
+                format!("/{keyword}").as_str(),
+                format!(
+                    "wrote `{keyword}: {{\"p\":[\"q\",\"r\",\"q\"],\"r\":[\"q\"]}}` as \
+                     `{keyword}: {{\"p\":[\"q\",\"r\"],\"r\":[\"q\"]}}`, each name once (a name \
+                     listed twice requires nothing more than listed once; JSON Schema wants \
+                     each name once)"
+                )
+                .as_str(),
+                None
+            )],
+            "{keyword}"
+        );
+        assert!(r.introduced.is_empty(), "{keyword}: {:?}", r.introduced);
+        // The crate refuses to build the given schema (the meta-schema's `uniqueItems`), so
+        // what it says is read as 2020-12 validation §6.5.4 defines it: each listed name,
+        // repeats too, required with its key, one `allOf` entry each.
+        let mut read = given.clone();
+        let lists = read.as_object_mut().unwrap().remove(keyword).unwrap();
+        let each: Vec<Value> = lists
+            .as_object()
+            .unwrap()
+            .iter()
+            .flat_map(|(k, names)| {
+                let k = k.clone();
+                names
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(move |n| json!({(keyword):{(k.as_str()):[n]}}))
+            })
+            .collect();
+        assert_eq!(each.len(), 4, "{keyword}");
+        read["allOf"] = Value::Array(each);
+        let (before, after) = (
+            jsonschema::validator_for(&read).unwrap(),
+            jsonschema::validator_for(&written).unwrap(),
+        );
+        for call in [
+            json!({}),
+            json!({"p":"a"}),
+            json!({"p":"a","q":"b"}),
+            json!({"p":"a","q":"b","r":"c"}),
+            json!({"r":"c"}),
+        ] {
+            assert_eq!(
+                before.is_valid(&call),
+                after.is_valid(&call),
+                "{keyword}: {call}"
+            );
+        }
+    }
+    // The keyword itself rejected: written once, it would still be rejected.
+    let p = profile(&["keyword-allowed: dependentRequired"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":props,"dependentRequired":{"p":["q","q"]}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert!(
+        r.tool
+            .parameters
+            .unwrap()
+            .get("dependentRequired")
+            .is_none()
+    );
+    assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+    assert!(
+        r.changes[0]
+            .action
+            .starts_with("dropped `dependentRequired")
+    );
+    assert!(r.changes[0].lost.is_some());
+}

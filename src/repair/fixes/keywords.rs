@@ -16,6 +16,151 @@ pub(super) fn keyword(
     memo: &Memo,
     conflicts: Conflicts,
 ) -> Found {
+    let found = keyword_rewrites(tool, f, k, form, profile, memo, conflicts);
+    // Written once, the names say what they said twice: tried before any drop, which the
+    // caller takes only where the finding's error outlives them (a profile rejecting the
+    // keyword itself).
+    match names_written_once(tool, f)? {
+        Some(once) => Ok(std::iter::once(once)
+            .chain(found.unwrap_or_default())
+            .collect()),
+        None => found,
+    }
+}
+
+/// The keywords whose values are lists of member names, each of which the draft 2020-12
+/// meta-schema wants with every name once (`meta/validation`'s `stringArray`: `uniqueItems`):
+/// `dependentRequired`, and draft-07's `dependencies` in its array form.
+const NAME_LISTS: [&str; 2] = ["dependentRequired", "dependencies"];
+
+/// Where finding `f` is about a `dependentRequired` (or `dependencies`) some list of which
+/// gives a name more than once, that keyword with each list's names once, in their first
+/// order, and no loss: the validator requires each listed name (2020-12 validation §6.5.4), so
+/// one given twice requires nothing more than given once (compile for openai/chat dropped the whole keyword, which its offline model refuses for the repeat, as a loss).
+/// `None` for any other finding or keyword, or one with no repeat.
+fn names_written_once(tool: &Tool, f: &Finding) -> Result<Option<Candidate>, String> {
+    let Some((node, k)) = place::split_keyword(&f.pointer) else {
+        return Ok(None);
+    };
+    if !NAME_LISTS.contains(&k.as_str()) {
+        return Ok(None);
+    }
+    let Some(Value::Object(lists)) = schema_at(tool, &node)?.get(&k) else {
+        return Ok(None);
+    };
+    let Some(once) = lists_once(lists) else {
+        return Ok(None);
+    };
+    let (before, after) = (
+        show(&Value::Object(lists.clone())),
+        show(&Value::Object(once.clone())),
+    );
+    let t = edited(tool, &node, |m| {
+        m.insert(k.clone(), Value::Object(once));
+    })?;
+    Ok(Some(
+        Candidate::one(
+            t,
+            &f_at(&node, &k),
+            &f.rule,
+            format!(
+                "wrote `{k}: {before}` as `{k}: {after}`, each name once (a name listed twice \
+                 requires nothing more than listed once; JSON Schema wants each name once)"
+            ),
+            None,
+        )
+        .respelled(),
+    ))
+}
+
+/// `lists` (a `dependentRequired`'s value, or a `dependencies`') with each list's names once,
+/// in their first order; `None` when no list repeats a name.
+fn lists_once(lists: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let mut once = lists.clone();
+    let mut repeated = false;
+    for list in once.values_mut() {
+        let Value::Array(names) = list else { continue };
+        let mut kept: Vec<Value> = Vec::with_capacity(names.len());
+        for n in names.drain(..) {
+            if kept.contains(&n) {
+                repeated = true;
+            } else {
+                kept.push(n);
+            }
+        }
+        *names = kept;
+    }
+    repeated.then_some(once)
+}
+
+/// `schema` with every `dependentRequired` (and `dependencies`) list written with each name
+/// once, as repair writes them ([`names_written_once`]); `None` when none repeats a name. Read
+/// by [`crate::repair::warnings_as_given`]: where the repeat made the keyword an error (the
+/// meta-schema's, under `anthropic/messages`), its warning once repair writes each name once
+/// (`keyword-allowed: dependentRequired`, no evidence either way) is the input's keyword's, not
+/// one repair wrote. Every object of the document is looked at, inside `enum` and `const`
+/// values too: it only counts warnings.
+pub(crate) fn name_lists_written_once(schema: &Value) -> Option<Value> {
+    fn walk(v: &mut Value) -> bool {
+        let mut changed = false;
+        match v {
+            Value::Object(m) => {
+                for (k, sub) in m.iter_mut() {
+                    if NAME_LISTS.contains(&k.as_str())
+                        && let Value::Object(lists) = sub
+                        && let Some(once) = lists_once(lists)
+                    {
+                        *lists = once;
+                        changed = true;
+                    }
+                    changed |= walk(sub);
+                }
+            }
+            Value::Array(a) => {
+                for sub in a {
+                    changed |= walk(sub);
+                }
+            }
+            _ => {}
+        }
+        changed
+    }
+    // Most schemas have none: they are looked at, not copied.
+    fn repeats(v: &Value) -> bool {
+        match v {
+            Value::Object(m) => m.iter().any(|(k, sub)| {
+                (NAME_LISTS.contains(&k.as_str())
+                    && sub.as_object().is_some_and(|lists| {
+                        lists.values().filter_map(Value::as_array).any(|names| {
+                            names
+                                .iter()
+                                .enumerate()
+                                .any(|(i, n)| names[..i].contains(n))
+                        })
+                    }))
+                    || repeats(sub)
+            }),
+            Value::Array(a) => a.iter().any(repeats),
+            _ => false,
+        }
+    }
+    if !repeats(schema) {
+        return None;
+    }
+    let mut once = schema.clone();
+    walk(&mut once).then_some(once)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn keyword_rewrites(
+    tool: &Tool,
+    f: &Finding,
+    k: &str,
+    form: Option<&str>,
+    profile: &CompiledProfile,
+    memo: &Memo,
+    conflicts: Conflicts,
+) -> Found {
     let max_nodes = memo.max_inline_nodes;
     let read = StringsRead::under(profile);
     // The key as written (a finding about `x-vendor` points at the real `x-...` key).

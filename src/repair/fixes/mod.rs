@@ -11,7 +11,7 @@ mod shapes;
 mod types;
 
 use keywords::keyword;
-pub(crate) use keywords::{Memo, inlined};
+pub(crate) use keywords::{Memo, inlined, name_lists_written_once};
 pub use keywords::{
     all_of_declares_members, all_of_repairable, any_of_siblings_movable, const_outside_enum,
     declares_members, one_of_repairable,
@@ -91,6 +91,12 @@ pub(super) struct Candidate {
     /// Writes null as `nullable: true` (preferred, being lossless, where the profile allows
     /// that spelling; otherwise the argument is made optional first).
     pub uses_nullable: bool,
+    /// The rewrite writes the keyword the finding is about in the form JSON Schema defines,
+    /// with the same meaning (a `dependentRequired` list with each name once), so the
+    /// finding's feature stays: a warning where the profile has no evidence for the keyword.
+    /// [`crate::repair::fix_finding_among`] takes such a rewrite when no error of the kind is
+    /// left and none of a new kind comes in, as the feature itself is not gone.
+    pub respells: bool,
     /// What a `nullable: true` candidate writes instead where the profile does not accept
     /// that spelling ([`candidates`]): the same rewrite with the null dropped, said as a loss.
     instead: Option<Box<Candidate>>,
@@ -114,8 +120,15 @@ impl Candidate {
             rewrite: rewrite.into(),
             changes,
             uses_nullable: false,
+            respells: false,
             instead: None,
         }
+    }
+
+    /// Marks a rewrite that writes the finding's keyword in its valid form ([`Self::respells`]).
+    fn respelled(mut self) -> Candidate {
+        self.respells = true;
+        self
     }
 
     /// Marks a rewrite that spells null as `nullable: true`; `instead` drops the null, for a
@@ -139,6 +152,7 @@ impl Candidate {
             rewrite,
             mut changes,
             uses_nullable,
+            respells,
             ..
         } = self;
         let mut t = rewrite.applied_to(base)?;
@@ -148,6 +162,7 @@ impl Candidate {
             rewrite: Rewrite::Tool(t),
             changes,
             uses_nullable,
+            respells,
             instead: None,
         })
     }

@@ -67,8 +67,8 @@ pub use fixes::{
     type_from_combinator, type_list_reading, type_said_by, typed_from_holder,
 };
 pub(crate) use fixes::{
-    branch_place, dropped_too, inlined, mend_required, narrowing_drop, short_of, show,
-    true_branch_written,
+    EMPTY_ALL_OF_DROPPED, branch_place, dropped_too, inlined, mend_required, narrowing_drop,
+    short_of, show, true_branch_written,
 };
 
 /// One tool as repair sees it: a bare schema has no name.

@@ -3945,3 +3945,81 @@ fn a_dependent_required_name_given_twice_the_model_refuses_is_written_once() {
         "{once:#?}"
     );
 }
+
+/// `allOf: []` was refused by compile wherever the target's model or profile refuses it
+/// (openai/chat, openai/chat-strict, cohere/v2-strict's own refusal of what `toolwire args`
+/// cannot read); it applies no schema to the value and is dropped, nothing lost, the model
+/// accepting the request. `anyOf: []` stays refused, with words saying no value is valid
+/// against it (cohere/v2-strict's own refusal no longer says "or remove it").
+#[test]
+fn an_empty_all_of_is_dropped_and_an_empty_any_of_still_refused() {
+    let p = profile(&[]);
+    let with = |keyword: &str| {
+        tool(
+            "f",
+            json!({"type":"object","properties":{"p":{"type":"string"}},"required":["p"],
+                (keyword): []}),
+        )
+    };
+    for target in ["openai/chat", STRICT[0], STRICT[3]] {
+        let c = compile(&[with("allOf")], target, &p, &repair::Options::default()).unwrap();
+        assert!(
+            c.is_ok(),
+            "{target}: {:#?} {:#?}",
+            c.check,
+            c.tools[0].refusals
+        );
+        assert!(
+            !c.wire.to_string().contains("allOf"),
+            "{target}: {}",
+            c.wire
+        );
+        let dropped = c.tools[0]
+            .changes
+            .iter()
+            .find(|ch| ch.pointer == "/allOf")
+            .unwrap_or_else(|| panic!("{target}: {:#?}", c.tools[0].changes));
+        // The strict form's own merge says it its way, under a profile with no evidence.
+        assert!(
+            (dropped
+                .action
+                .starts_with(crate::repair::EMPTY_ALL_OF_DROPPED)
+                || (target == STRICT[0]
+                    && dropped
+                        .action
+                        .starts_with("dropped the `allOf`, whose branches")))
+                && dropped.lost.is_none(),
+            "{target}: {dropped:#?}"
+        );
+        let c = compile(&[with("anyOf")], target, &p, &repair::Options::default()).unwrap();
+        assert!(!c.is_ok(), "{target}: {}", c.wire);
+        let reason = &c.tools[0].refusals[0].reason;
+        assert!(
+            reason.contains("no value is valid against it")
+                || reason.contains("it admits no value"),
+            "{target}: {reason}"
+        );
+        assert!(!reason.contains("or remove it"), "{target}: {reason}");
+    }
+    // The built-in profiles: anthropic/messages rejects what the meta-schema refuses,
+    // openai/chat-strict `allOf` itself; both refused the tool before.
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    for target in ["anthropic/messages", STRICT[0]] {
+        let own = CompiledProfile::new(set.get(target).unwrap());
+        let c =
+            super::compile(&[with("allOf")], target, &own, &repair::Options::default()).unwrap();
+        assert!(
+            c.is_ok(),
+            "{target}: {:#?} {:#?}",
+            c.check,
+            c.tools[0].refusals
+        );
+        assert!(
+            c.tools[0].changes.iter().any(|ch| ch.pointer == "/allOf"
+                && ch.action.starts_with(crate::repair::EMPTY_ALL_OF_DROPPED)
+                && ch.lost.is_none()),
+            "{target}: {:#?}",
+            c.tools[0].changes
+        );
+    }
+}

@@ -101,6 +101,7 @@ pub fn apply(
         return Err(vec![e]);
     }
     if form == Form::CohereStrict {
+        drop_empty_all_of(schema, &mut changes);
         blocked.extend(no_schemas(schema));
     }
     if matches!(form, Form::Strict | Form::DeepSeekStrict) {
@@ -166,6 +167,35 @@ pub fn apply(
     }
 }
 
+/// Cohere strict: drops each `allOf: []` of `schema`, one change each, nothing lost, as
+/// repair drops it where a profile rejects it: it applies no schema to the value (2020-12
+/// core §10.2.1.1), and [`no_schemas`] would refuse it, as `toolwire args` cannot read it.
+fn drop_empty_all_of(schema: &mut Value, changes: &mut Vec<Change>) {
+    let places: Vec<String> = crate::schema::walk(schema)
+        .nodes
+        .iter()
+        .filter(|n| {
+            n.object()
+                .and_then(|o| o.get("allOf"))
+                .is_some_and(|v| v.as_array().is_some_and(Vec::is_empty))
+        })
+        .map(|n| n.pointer.clone())
+        .collect();
+    for at in places {
+        if let Some(o) = schema.pointer_mut(&at).and_then(Value::as_object_mut) {
+            o.shift_remove("allOf");
+            changes.push(Change {
+                rule: crate::profile::rules::keyword_value_invalid::RULE.id.into(),
+                ..change(
+                    &push_token(&at, "allOf"),
+                    crate::repair::EMPTY_ALL_OF_DROPPED.into(),
+                    None,
+                )
+            });
+        }
+    }
+}
+
 /// Cohere strict: each place of `schema` that holds no JSON Schema where one is wanted, in
 /// schema order: a subschema that is neither an object nor a boolean (`anyOf: [1]`, the
 /// shorthand `"x": "number"`), and an `anyOf`, `oneOf` or `allOf` that is no non-empty list
@@ -203,17 +233,22 @@ fn no_schemas(schema: &Value) -> Vec<Unwirable> {
             if v.as_array().is_some_and(|list| !list.is_empty()) {
                 continue;
             }
-            let admits = if keyword == "allOf" {
-                ""
+            // An empty `allOf` is dropped before ([`drop_empty_all_of`]); removed, an empty
+            // `anyOf` or `oneOf`, against which no value is valid, would accept every value.
+            let (admits, fix) = if keyword == "allOf" || !v.is_array() {
+                ("", "give it at least one schema, or remove it")
             } else {
-                " (as given, it admits no value)"
+                (
+                    " (as given, it admits no value)",
+                    "give it the schemas it was meant to hold (removed, it would accept every \
+                     value)",
+                )
             };
             refused.push(Unwirable::at(
                 &push_token(&node.pointer, keyword),
                 format!(
                     "`{keyword}` is {}, not a non-empty list of schemas{admits}, so the schema \
-                     is no JSON Schema and `toolwire args` cannot check a call against it; give \
-                     it at least one schema, or remove it",
+                     is no JSON Schema and `toolwire args` cannot check a call against it; {fix}",
                     if v.is_array() {
                         "an empty list".to_string()
                     } else {

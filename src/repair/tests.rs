@@ -6459,3 +6459,65 @@ fn a_name_list_giving_a_name_twice_is_written_with_each_name_once() {
     );
     assert!(r.changes[0].lost.is_some());
 }
+
+/// `allOf: []` was refused ("`allOf` is not a non-empty list of schemas, and what it was meant
+/// to hold cannot be known"), though it applies no schema to the value (2020-12 core
+/// §10.2.1.1), so every value is valid against it, as without it: it is dropped, no loss, as
+/// `prefixItems: []` is, at the root and in a property. `anyOf: []` and `oneOf: []`, against
+/// which no value is valid, stay refused, in words that say so; a non-list stays refused in
+/// the old words. Built-in `anthropic/messages`, which rejects what the meta-schema refuses.
+#[test]
+fn an_empty_all_of_is_dropped_and_an_empty_any_of_refused_as_admitting_no_value() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get("anthropic/messages").unwrap());
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"p":{"type":"string","allOf":[]}},"allOf":[]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.clone().unwrap(),
+        json!({"type":"object","properties":{"p":{"type":"string"}}})
+    );
+    let dropped = "dropped `allOf: []`, which constrains nothing (an empty list of schemas \
+                   applies none to the value; JSON Schema wants a non-empty list)";
+    assert_eq!(
+        changes_said(&r),
+        [
+            ("/allOf", dropped, None),
+            ("/properties/p/allOf", dropped, None)
+        ]
+    );
+    for (keyword, value, said) in [
+        (
+            "anyOf",
+            json!([]),
+            "`anyOf: []` holds no schema a value could match, so no value is valid against it \
+             (JSON Schema wants a non-empty list); dropping it would accept every value, and \
+             what it was meant to hold cannot be known",
+        ),
+        (
+            "oneOf",
+            json!([]),
+            "`oneOf: []` holds no schema a value could match, so no value is valid against it \
+             (JSON Schema wants a non-empty list); dropping it would accept every value, and \
+             what it was meant to hold cannot be known",
+        ),
+        (
+            "allOf",
+            json!({"type":"string"}),
+            "`allOf` is not a non-empty list of schemas, and what it was meant to hold cannot \
+             be known",
+        ),
+    ] {
+        let t = tool(
+            "f",
+            json!({"type":"object","properties":{"p":{"type":"string",(keyword): value}}}),
+        );
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{keyword}: {:#?}", r.changes);
+        let reasons: Vec<&str> = r.refusals.iter().map(|x| x.reason.as_str()).collect();
+        assert_eq!(reasons, [said], "{keyword}");
+    }
+}

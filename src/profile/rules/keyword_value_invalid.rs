@@ -29,7 +29,7 @@ pub const RULE: Rule = Rule {
     example: r#"{"type": "object", "properties": {"count": {"type": "integer", "minimum": "1"}}}"#,
     example_target: None,
     fix: "Write the value the keyword takes (a number for `minimum`, a whole number of at least 0 for `maxLength` (written `3`, not `3.0`), a number above 0 for `multipleOf`, a string for `pattern`, `format` and `description`, a URI for `$schema`, a boolean for `uniqueItems`, a schema or a boolean for `additionalProperties`, a non-empty list of schemas for `anyOf`), or remove the keyword.",
-    repair: "partly: a count written as Gemini's int64 string (`maxItems: \"3\"`), a whole count written `3.0`, and `minimum`/`maximum` written as Gemini's double string (a JSON number in a string, `\"1.5\"`) are written as that number, which loses nothing; any other value the keyword does not take is dropped, a bound written as a string as a loss (a provider may read a number in it), anything else with none (it constrains nothing a validator enforces); `additionalProperties` that is not a schema only where `properties` declares the members; not `anyOf`, `oneOf`, `allOf` or `prefixItems` that is not a non-empty list (what the alternatives were meant to be cannot be known)",
+    repair: "partly: a count written as Gemini's int64 string (`maxItems: \"3\"`), a whole count written `3.0`, and `minimum`/`maximum` written as Gemini's double string (a JSON number in a string, `\"1.5\"`) are written as that number, which loses nothing; any other value the keyword does not take is dropped, a bound written as a string as a loss (a provider may read a number in it), anything else with none (it constrains nothing a validator enforces); `additionalProperties` that is not a schema only where `properties` declares the members; an empty `allOf` or `prefixItems` is dropped, no loss (it applies no schema); not `anyOf: []` or `oneOf: []` (no value is valid against it, and what it was meant to hold cannot be known), nor any of the four as a non-list",
     repairable,
     owns,
     hooks: Hooks {
@@ -106,7 +106,8 @@ fn owns(p: &Param) -> bool {
 /// `toolwire repair` drops the keyword (a narrowing keyword's loss is reported); an
 /// `additionalProperties` that is not a schema is the only description of the members of an
 /// object without `properties`, where repair refuses, and a list of alternatives that is not
-/// one is never dropped: what it was meant to allow cannot be known.
+/// one is never dropped: what it was meant to allow cannot be known. An empty `allOf` or
+/// `prefixItems` applies no schema, and is dropped.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     match f {
         // Dropping the entry would hand its members to `additionalProperties`: what the key
@@ -115,6 +116,8 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         Feat::KeywordForm("additionalProperties", _) => {
             r.node().is_some_and(crate::repair::declares_members)
         }
+        // An empty `allOf` or `prefixItems` constrains nothing, and repair drops it.
+        Feat::KeywordForm("allOf" | "prefixItems", f) if *f == value::VALUE_EMPTY_LIST => true,
         Feat::KeywordForm(k, _) => takes(k) != Some(Takes::SchemaList),
         _ => true,
     }
@@ -291,6 +294,14 @@ pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut 
         ("$schema", _) => out.write_str(
             "Write `$schema` as the URI of the draft the schema follows \
              (\"https://json-schema.org/draft/2020-12/schema\"), or remove it: it only annotates.",
+        ),
+        // No value is valid against an empty `anyOf` or `oneOf`: removed, it would accept
+        // every value.
+        ("anyOf" | "oneOf", _) if f == value::VALUE_EMPTY_LIST => write!(
+            out,
+            "Give `{k}` the schemas it was meant to hold: an empty list is no JSON Schema \
+             (2020-12 wants {need}), and no value is valid against it, so removing it would \
+             accept every value."
         ),
         (_, Some(Takes::SchemaList)) if f == value::VALUE_EMPTY_LIST => write!(
             out,
@@ -808,8 +819,15 @@ mod tests {
             ),
             "{m:?}"
         );
+        // No value is valid against it: removing it is no fix.
         assert!(
-            fix[0].starts_with("Give `anyOf` at least one schema"),
+            fix[0].starts_with("Give `anyOf` the schemas it was meant to hold")
+                && fix[0].ends_with("so removing it would accept every value."),
+            "{fix:?}"
+        );
+        let (_, fix) = check(json!({"type":"object","properties":{"a":{"allOf":[]}}}));
+        assert!(
+            fix[0].starts_with("Give `allOf` at least one schema, or remove it"),
             "{fix:?}"
         );
         let (_, fix) = check(json!({"$schema":5,"type":"object","properties":{}}));

@@ -28,6 +28,11 @@ pub(super) fn keyword(
     }
 }
 
+/// The change of an `allOf: []` dropped, which applies no schema to the value (repair, and
+/// compile's Cohere strict form, which refuses what `toolwire args` cannot read).
+pub(crate) const EMPTY_ALL_OF_DROPPED: &str = "dropped `allOf: []`, which constrains nothing \
+     (an empty list of schemas applies none to the value; JSON Schema wants a non-empty list)";
+
 /// The keywords whose values are lists of member names, each of which the draft 2020-12
 /// meta-schema wants with every name once (`meta/validation`'s `stringArray`: `uniqueItems`):
 /// `dependentRequired`, and draft-07's `dependencies` in its array form.
@@ -248,14 +253,36 @@ fn keyword_rewrites(
                 None,
             )])
         }
-        // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
-        // and what its schemas were meant to be cannot be known.
-        (
-            "anyOf" | "oneOf" | "allOf" | "prefixItems",
-            Some(value::VALUE_EMPTY_LIST | value::VALUE_NOT_A_LIST),
-        ) => Err(format!(
-            "`{k}` is not a non-empty list of schemas, and what it was meant to hold cannot be known"
+        // `allOf: []` applies no schema to the value (2020-12 core §10.2.1.1: the value must
+        // be valid against each schema of the list, and there is none), so every value is
+        // valid against it, as without it: dropped as `prefixItems: []` is.
+        ("allOf", Some(value::VALUE_EMPTY_LIST)) => {
+            let t = edited(tool, &node, |m| {
+                m.shift_remove(k);
+            })?;
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, k),
+                rule,
+                EMPTY_ALL_OF_DROPPED,
+                None,
+            )])
+        }
+        // `anyOf: []` and `oneOf: []` hold no schema a value could be valid against (2020-12
+        // core §10.2.1.2, §10.2.1.3: at least one, exactly one), so no value is: dropping the
+        // keyword would accept every value, and what it was meant to hold cannot be known.
+        ("anyOf" | "oneOf", Some(value::VALUE_EMPTY_LIST)) => Err(format!(
+            "`{k}: []` holds no schema a value could match, so no value is valid against it \
+             (JSON Schema wants a non-empty list); dropping it would accept every value, and \
+             what it was meant to hold cannot be known"
         )),
+        // `oneOf: {...}`: dropping it would allow what it was meant to narrow, and what its
+        // schemas were meant to be cannot be known.
+        ("anyOf" | "oneOf" | "allOf" | "prefixItems", Some(value::VALUE_NOT_A_LIST)) => {
+            Err(format!(
+                "`{k}` is not a non-empty list of schemas, and what it was meant to hold cannot be known"
+            ))
+        }
         ("$ref", Some(value::REF_RECURSIVE)) => {
             Err("a recursive `$ref` cannot be written out: the schema would never end".into())
         }

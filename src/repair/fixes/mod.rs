@@ -11,7 +11,7 @@ mod shapes;
 mod types;
 
 use keywords::keyword;
-pub(crate) use keywords::{Memo, inlined, name_lists_written_once};
+pub(crate) use keywords::{EMPTY_ALL_OF_DROPPED, Memo, inlined, name_lists_written_once};
 pub use keywords::{
     all_of_declares_members, all_of_repairable, any_of_siblings_movable, const_outside_enum,
     declares_members, one_of_repairable,

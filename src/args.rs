@@ -40,6 +40,7 @@ mod members;
 pub use compat::{ANY_VALUE, DoubleString, Int64String, TypeSpelling, UncheckedPattern};
 pub(crate) use compat::{
     accept_null, is_double_bound, is_int64_count, json_number_text, number_string_of, numbers_read,
+    spells_same_number,
 };
 use members::Given;
 mod resources;
@@ -6827,6 +6828,63 @@ mod tests {
         ] {
             assert_eq!(json_number_text(text), number, "{text:?}");
         }
+    }
+
+    /// A bound string holding a whole number of 17 digits and more was read through the
+    /// double nearest it, another number (`"12345678901234567.0"` on an integer was
+    /// 12345678901234568, on a number 1.2345678901234568e16, and so was
+    /// `"1.2345678901234567e16"`): it is now read from the text, exactly, wherever a 64-bit
+    /// integer holds it. A number neither holds (a fraction past a double's precision, an
+    /// integer past `u64`) is still the double nearest it, and [`spells_same_number`] tells
+    /// it from the text, for `repair` to say the loss; values a double holds as written
+    /// (`"0.1"`, `"1e20"`) spell the same.
+    #[test]
+    fn a_bound_string_past_a_doubles_precision_is_read_exactly_or_told_apart() {
+        let read = |ty: &str, written: &str| {
+            let node = json!({"type": ty, "minimum": written});
+            number_string_of(node.as_object().unwrap(), "minimum")
+        };
+        for (ty, written, exact) in [
+            ("integer", "12345678901234567", "12345678901234567"),
+            ("number", "12345678901234567", "12345678901234567"),
+            ("integer", "12345678901234567.0", "12345678901234567"),
+            ("number", "12345678901234567.0", "12345678901234567"),
+            ("number", "1.2345678901234567e16", "12345678901234567"),
+            ("integer", "-1234567890123456789", "-1234567890123456789"),
+            ("number", "9007199254740993", "9007199254740993"),
+            ("number", "9007199254740993.000", "9007199254740993"),
+            ("number", "18446744073709551615.0", "18446744073709551615"),
+        ] {
+            let n = read(ty, written).unwrap_or_else(|| panic!("{ty} {written}"));
+            assert_eq!(n.to_string(), exact, "{ty} {written}");
+            assert!(spells_same_number(written, &n), "{ty} {written}");
+        }
+        for (ty, written, nearest) in [
+            ("number", "12345678901234567.5", "1.2345678901234568e+16"),
+            ("integer", "123456789012345678901", "1.2345678901234568e+20"),
+            ("number", "-9223372036854775809", "-9.223372036854776e+18"),
+            ("number", "0.10000000000000000001", "0.1"),
+        ] {
+            let n = read(ty, written).unwrap_or_else(|| panic!("{ty} {written}"));
+            assert_eq!(n.to_string(), nearest, "{ty} {written}");
+            assert!(!spells_same_number(written, &n), "{ty} {written}");
+        }
+        for (written, n) in [
+            ("0.1", json!(0.1)),
+            ("1e20", json!(1e20)),
+            ("1.0", json!(1.0)),
+            ("-0", json!(0)),
+            ("-2e3", json!(-2000)),
+            ("1.50", json!(1.5)),
+        ] {
+            let Value::Number(n) = n else { unreachable!() };
+            assert!(spells_same_number(written, &n), "{written}");
+        }
+        let Value::Number(two) = json!(2) else {
+            unreachable!()
+        };
+        assert!(!spells_same_number("20e-1x", &two));
+        assert!(!spells_same_number("2.5", &two));
     }
 
     /// A missing required argument whose schema accepts any value (BFCL's `type: "any"`,

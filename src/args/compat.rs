@@ -386,7 +386,12 @@ const DOUBLE_BOUNDS: &[&str] = &["minimum", "maximum"];
 /// ([`integer_typed`]: `"1.0"` on an integer is 1): the value is the same to JSON Schema
 /// (2020-12 validation §6.2 compares numbers by value), but an integer's bound written as a
 /// float reads as a fraction to a reader, and to a provider typing the field as an integer.
-/// A whole number past 64-bit integers (`"1e20"`) stays the float serde_json holds.
+/// A whole number past 64-bit integers (`"1e20"`) stays the float serde_json holds. A whole
+/// number of 17 digits and more is read from the text, not from the double nearest it, which
+/// may be another number (`"12345678901234567"` is 12345678901234567, on a `number` too where
+/// the string writes a fraction, `"12345678901234567.0"`); a number no double nor 64-bit
+/// integer holds (`"12345678901234567.5"`, 21 digits) is the double nearest it, which
+/// [`spells_same_number`] tells from the string (`repair` says the loss).
 fn double_bound(node: &serde_json::Map<String, Value>, v: &Value) -> Option<serde_json::Number> {
     let text = v.as_str()?;
     // serde_json reads RFC 8259's grammar and refuses what overflows a double, but takes
@@ -397,29 +402,75 @@ fn double_bound(node: &serde_json::Map<String, Value>, v: &Value) -> Option<serd
     };
     // Only a mantissa has a `.`: "1.0e2" has a fraction written, "1e2" none.
     let fraction = text.contains('.');
-    let whole = n
-        .is_f64()
-        .then(|| n.as_f64().and_then(whole_number))
-        .flatten()
-        .filter(|_| !fraction || integer_typed(node));
-    Some(whole.unwrap_or(n))
+    // Read from the text, not from the double: a double holds no integer of 17 digits and
+    // more exactly ("12345678901234567.0" is the double 12345678901234568).
+    let exact = exact_integer(text);
+    if let Some(i) = exact.clone().filter(|_| !fraction || integer_typed(node)) {
+        return Some(i);
+    }
+    // A float that writes another value than the string spells, where the string spells a
+    // whole number a 64-bit integer holds: that integer, the same value.
+    match exact {
+        Some(i) if !spells_same_number(text, &n) => Some(i),
+        _ => Some(n),
+    }
 }
 
-/// `f` as an integer, when it is a whole number a 64-bit integer holds (`-0.0` is 0).
-fn whole_number(f: f64) -> Option<serde_json::Number> {
-    // 2^63 and 2^64, exact as doubles: the first value past each integer type.
-    const I64_END: f64 = 9_223_372_036_854_775_808.0;
-    const U64_END: f64 = 18_446_744_073_709_551_616.0;
-    if !f.is_finite() || f.fract() != 0.0 {
+/// The value a JSON number's text spells, exactly: its sign, its significant digits and the
+/// power of ten of the last of them (`"-120.50"` is `(true, "1205", -1)`, `"1.5e+3"` is
+/// `(false, "15", 2)`; zero, `"-0"` too, is `(false, "", 0)`). `None` for text that is no
+/// JSON number (RFC 8259 §6, [`json_number_text`]) or whose exponent no 64-bit integer holds.
+fn decimal_value(text: &str) -> Option<(bool, String, i64)> {
+    if !json_number_text(text) {
         return None;
     }
-    if (-I64_END..I64_END).contains(&f) {
-        // In range and whole: the cast is exact.
-        Some(serde_json::Number::from(f as i64))
-    } else if (0.0..U64_END).contains(&f) {
-        Some(serde_json::Number::from(f as u64))
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()?),
+        None => (unsigned, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Some((false, String::new(), 0));
+    }
+    let significant = digits.trim_end_matches('0');
+    let zeros = i64::try_from(digits.len() - significant.len()).ok()?;
+    let places = i64::try_from(frac.len()).ok()?;
+    let power = exponent.checked_sub(places)?.checked_add(zeros)?;
+    Some((negative, significant.to_string(), power))
+}
+
+/// Whether `text` (a JSON number's spelling) and `n`, as serde_json writes it, spell the same
+/// value: `"0.1"` and `0.1` do; `"12345678901234567.5"` and the double nearest it,
+/// `1.2345678901234568e16`, do not (serde_json is built without arbitrary precision, so a
+/// number it writes is a 64-bit integer or a double).
+pub(crate) fn spells_same_number(text: &str, n: &serde_json::Number) -> bool {
+    decimal_value(text).is_some_and(|v| decimal_value(&n.to_string()) == Some(v))
+}
+
+/// The whole number `text` (a JSON number's spelling) holds, exactly, as a 64-bit integer
+/// (`"12345678901234567"`, `"1.2345678901234567e16"`, `"-2e3"`, `"-0"` as 0); `None` where it
+/// has a fraction or is past `u64` (20 digits and more) or below `i64`.
+fn exact_integer(text: &str) -> Option<serde_json::Number> {
+    let (negative, digits, power) = decimal_value(text)?;
+    if digits.is_empty() {
+        return Some(serde_json::Number::from(0u64));
+    }
+    let power = usize::try_from(power).ok()?;
+    if digits.len() + power > 20 {
+        return None;
+    }
+    let magnitude: u128 = format!("{digits}{}", "0".repeat(power)).parse().ok()?;
+    if negative {
+        let v = i64::try_from(-i128::try_from(magnitude).ok()?).ok()?;
+        Some(serde_json::Number::from(v))
     } else {
-        None
+        Some(serde_json::Number::from(u64::try_from(magnitude).ok()?))
     }
 }
 

@@ -6521,3 +6521,62 @@ fn an_empty_all_of_is_dropped_and_an_empty_any_of_refused_as_admitting_no_value(
         assert_eq!(reasons, [said], "{keyword}");
     }
 }
+
+/// A bound string holding a whole number of 17 digits and more (`"12345678901234567"`, also
+/// written `"12345678901234567.0"` or `"1.2345678901234567e16"`) is written as that integer,
+/// exactly, where a 64-bit integer holds it (before, those spellings were written as the
+/// double nearest, 12345678901234568 or 1.2345678901234568e16, with no loss said). A number
+/// neither a 64-bit integer nor a double holds (`"12345678901234567.5"`, 21 digits) is written
+/// as the double nearest it, and the change says the loss instead of keeping silent.
+#[test]
+fn a_bound_string_past_a_doubles_precision_is_written_exactly_or_said_lost() {
+    let p = profile(&[
+        "keyword-allowed: minimum (string)",
+        "keyword-allowed: maximum (string)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "i":{"type":"integer","minimum":"12345678901234567","maximum":"12345678901234567.0"},
+            "n":{"type":"number","minimum":"1.2345678901234567e16",
+                "maximum":"12345678901234567.5"},
+            "w":{"type":"integer","minimum":"123456789012345678901"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let out = serde_json::to_string(r.tool.parameters.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        out,
+        r#"{"type":"object","properties":{"i":{"type":"integer","minimum":12345678901234567,"maximum":12345678901234567},"n":{"type":"number","minimum":12345678901234567,"maximum":1.2345678901234568e+16},"w":{"type":"integer","minimum":1.2345678901234568e+20}}}"#
+    );
+    let lost: Vec<(&str, Option<&str>)> = changes_said(&r)
+        .into_iter()
+        .map(|(at, _, lost)| (at, lost))
+        .collect();
+    assert_eq!(
+        lost,
+        [
+            ("/properties/i/maximum", None),
+            ("/properties/i/minimum", None),
+            (
+                "/properties/n/maximum",
+                Some(
+                    "`maximum: \"12345678901234567.5\"` spells 12345678901234567.5, which \
+                     neither a 64-bit integer nor a 64-bit float holds (the numbers toolwire \
+                     writes): it is written as the float nearest it, 1.2345678901234568e+16, \
+                     another bound"
+                )
+            ),
+            ("/properties/n/minimum", None),
+            (
+                "/properties/w/minimum",
+                Some(
+                    "`minimum: \"123456789012345678901\"` spells 123456789012345678901, which \
+                     neither a 64-bit integer nor a 64-bit float holds (the numbers toolwire \
+                     writes): it is written as the float nearest it, 1.2345678901234568e+20, \
+                     another bound"
+                )
+            ),
+        ]
+    );
+}

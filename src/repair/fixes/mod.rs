@@ -893,9 +893,41 @@ pub(super) fn drop_keyword_read(
                 format!(" (written `{k}: {}`, a string)", show(&v)),
             ),
         };
-        let action = format!("wrote `{k}: {}` as `{k}: {number}`, {whose}", show(&v));
+        // A number no double nor 64-bit integer holds (`"12345678901234567.5"`, 21 digits) is
+        // written as the double nearest it: another number, said as a loss, never silently.
+        let moved = v
+            .as_str()
+            .filter(|text| match &number {
+                Value::Number(n) => !crate::args::spells_same_number(text, n),
+                _ => false,
+            })
+            .map(|text| {
+                format!(
+                    "`{k}: {}` spells {text}, which neither a 64-bit integer nor a 64-bit \
+                     float holds (the numbers toolwire writes): it is written as the float \
+                     nearest it, {number}, another bound",
+                    show(&v)
+                )
+            });
+        let action = if moved.is_some() {
+            format!(
+                "wrote `{k}: {}` as `{k}: {number}`, the 64-bit float nearest the number the \
+                 string spells",
+                show(&v)
+            )
+        } else {
+            format!("wrote `{k}: {}` as `{k}: {number}`, {whose}", show(&v))
+        };
         // A number repair may not drop here still has the lossless rewrite.
-        return rewritten_then_dropped(tool, rule, node, k, &number, action, &written, describe);
+        let mut found =
+            rewritten_then_dropped(tool, rule, node, k, &number, action, &written, describe)?;
+        if let (Some(moved), Some(first)) = (moved, found.first_mut())
+            && let Some(c) = first.changes.iter_mut().find(|c| c.pointer == at)
+            && c.lost.is_none()
+        {
+            c.lost = Some(moved);
+        }
+        return Ok(found);
     }
     if let Some(need) = keyword_value_invalid::wanted(k, &v) {
         // Not a value the keyword takes: nothing to say in the description, and nothing is

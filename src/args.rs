@@ -7955,6 +7955,48 @@ mod tests {
         );
     }
 
+    /// A required member left out that the object declares only in an `allOf` entry that is a
+    /// reference (`allOf: [{$ref: "#/$defs/A"}]`) was "expected a value", where the same `A`
+    /// written inline in the entry gives "expected a string": `given` read the entry as
+    /// written, not the schema the validator evaluates it against. It now follows the
+    /// reference one hop, where it is written; every message is the inline form's, and every
+    /// verdict the crate's. Left: a `$ref` beside the object's own keywords (not in an
+    /// `allOf`) still gives "a value".
+    #[test]
+    fn a_required_member_an_all_of_reference_declares_is_expected_as_declared() {
+        let a = json!({"properties": {"a": {"type": "string"}, "b": {"type": "integer"}}});
+        let by_ref = |required: Value| {
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object", "allOf": [{"$ref": "#/$defs/A"}], "required": required,
+                "$defs": {"A": a}})
+        };
+        let inline = |required: Value| {
+            let mut s = by_ref(required);
+            s["allOf"] = json!([a]);
+            s
+        };
+        let calls = [
+            json!({}),
+            json!({"a": "x"}),
+            json!({"b": 1}),
+            json!({"a": 1}),
+        ];
+        for required in [json!(["a"]), json!(["a", "b"])] {
+            verdicts_are_the_crates(&by_ref(required.clone()), &calls);
+            for call in &calls {
+                assert_eq!(
+                    pointer_expected_message(by_ref(required.clone()), call.clone()),
+                    pointer_expected_message(inline(required.clone()), call.clone()),
+                    "{required} {call}"
+                );
+            }
+        }
+        assert_eq!(
+            pointer_expected_message(by_ref(json!(["a"])), json!({}))[0].2,
+            "/a: required argument is missing; expected a string."
+        );
+    }
+
     /// A member the root requires, reached by `$recursiveRef: "#"` (or `$ref: "#"`) beside
     /// `additionalProperties: false`, which refuses it, no call can give: the validator wants
     /// it (`required`, through the reference) and refuses every value of it (the keyword

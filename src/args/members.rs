@@ -35,8 +35,21 @@ impl ArgsSchema {
     /// What the object schema at `at` (a pointer into the compiled schema), whose `properties`
     /// does not declare its member `name`, gives that member.
     pub(super) fn given(&self, at: &str, name: &str) -> Given<'_> {
-        match resolve_pointer(self.lookup_root(), at) {
-            Some(owner) => given(owner, self.keys_matching(at, name), name),
+        let document = self.lookup_root();
+        // An `allOf` entry that is a reference alone is the schema it reaches (one hop, read
+        // where it is written, as the validator reads it): a member declared only there is
+        // declared as an inline entry declares it.
+        let entry = |i: usize, e: &'_ Value| -> Option<&Value> {
+            let reference = e
+                .as_object()
+                .filter(|o| o.len() == 1)?
+                .get("$ref")?
+                .as_str()?;
+            let from = format!("{at}/allOf/{i}");
+            reference_target(document, &from, "$ref", reference).map(|(s, _)| s)
+        };
+        match resolve_pointer(document, at) {
+            Some(owner) => given(owner, self.keys_matching(at, name), name, &entry),
             None => Given::Untold,
         }
     }
@@ -107,11 +120,14 @@ impl ArgsSchema {
 /// ([`evaluated_elsewhere`]), else the one `allOf` entry whose `properties` declares it
 /// (without `patternProperties` of its own, the other entries silent on it), each only where
 /// no other keyword beside may say something of it ([`says_of_members`]); `false` from any
-/// of these but the `allOf` entry is [`Given::Nothing`] whatever is beside.
+/// of these but the `allOf` entry is [`Given::Nothing`] whatever is beside. `referred` gives
+/// the schema an `allOf` entry (by its index) that is a reference alone reaches, read in its
+/// place; that entry is read as that schema.
 fn given<'s>(
     owner: &'s Value,
     matched: Option<Vec<(&'s str, &'s Value)>>,
     name: &str,
+    referred: &dyn Fn(usize, &'s Value) -> Option<&'s Value>,
 ) -> Given<'s> {
     let Some(o) = owner.as_object() else {
         return Given::Untold;
@@ -177,7 +193,12 @@ fn given<'s>(
     if !only(&["allOf", "patternProperties", "unevaluatedProperties"]) {
         return Given::Untold;
     }
-    let mut declaring = entries.iter().filter(|e| !silent_on(e, name, None));
+    let entries: Vec<&Value> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| referred(i, e).unwrap_or(e))
+        .collect();
+    let mut declaring = entries.into_iter().filter(|e| !silent_on(e, name, None));
     let (Some(entry), None) = (declaring.next(), declaring.next()) else {
         return Given::Untold;
     };

@@ -750,10 +750,17 @@ fn known_kind(k: &(String, String), before: &Kinds) -> bool {
 }
 
 /// The case that judges a `type-list` finding's parameter (`type-list: integer,Number` is
-/// judged by `type-list: string,integer`); `None` for another parameter.
+/// judged by `type-list: string,integer`); `None` for another parameter. The parameter
+/// quotes a name that joins several in one string as written (`type-list: string, null` for
+/// `["string, null"]`), which check judges as the names it joins: split at `|` too and
+/// trimmed, it is read the same (before, split at `,` alone into `string` and ` null`, it
+/// was taken for a union).
 fn list_case(parameter: &str) -> Option<&'static str> {
     let names = parameter.strip_prefix("type-list: ")?;
-    let names: Vec<Value> = names.split(',').map(|n| Value::String(n.into())).collect();
+    let names: Vec<Value> = names
+        .split([',', '|'])
+        .map(|n| Value::String(n.trim().into()))
+        .collect();
     Some(crate::profile::rules::type_list::representative(&names))
 }
 

@@ -516,6 +516,25 @@ pub fn type_meant_by(spelling: &str) -> Option<(&'static str, Option<&'static st
     })
 }
 
+/// The names a `type` written as one string joins, for a string that is a list of types
+/// written out in one (`"string, null"`, `"string,null"`, `"string | null"`, `"str|None"`):
+/// the pieces between `,` and `|`, each trimmed of white space, in order, when there are at least
+/// two and every one is a name [`type_meant_by`] reads. `None` for any other string (one
+/// name, an empty piece `"string,"`, a piece no type is meant by `"string, foo"`).
+///
+/// Only the meaning is read here: no case covers such a spelling, so what a target does with
+/// it is unknown (check's verdict is the spelling's own); check's words and repair's rewrite
+/// say the list it means.
+pub fn joined_type_names(spelling: &str) -> Option<Vec<&str>> {
+    // Asked of every non-standard spelling the walk meets (`STRING`, `dict`, ...): nothing
+    // is split without a separator.
+    if !spelling.bytes().any(|b| b == b',' || b == b'|') {
+        return None;
+    }
+    let names: Vec<&str> = spelling.split([',', '|']).map(str::trim).collect();
+    (names.len() > 1 && names.iter().all(|n| type_meant_by(n).is_some())).then_some(names)
+}
+
 /// The position of `t` in [`STANDARD_TYPES`] when it is one as written: a match, not a scan
 /// of the list (whose order it keeps; a test holds the two). Asked of every `type` the check
 /// walk reads.
@@ -577,5 +596,33 @@ mod tests {
         assert_eq!(parse_parameter("frobnicate: x"), None);
         assert_eq!(parse_parameter("keyword-allowed:"), None);
         assert_eq!(parse_parameter("depth-limit: many"), None);
+    }
+
+    /// A string that joins type names reads as them; anything else as no list.
+    #[test]
+    fn joined_type_names_are_read_only_when_each_means_a_type() {
+        assert_eq!(
+            joined_type_names("string, null"),
+            Some(vec!["string", "null"])
+        );
+        assert_eq!(
+            joined_type_names("string,null"),
+            Some(vec!["string", "null"])
+        );
+        assert_eq!(
+            joined_type_names("string | null"),
+            Some(vec!["string", "null"])
+        );
+        assert_eq!(
+            joined_type_names("string|null"),
+            Some(vec!["string", "null"])
+        );
+        assert_eq!(
+            joined_type_names("str | None, int"),
+            Some(vec!["str", "None", "int"])
+        );
+        for no in ["string", "string,", ",null", "string, foo", "a|b", "", "|"] {
+            assert_eq!(joined_type_names(no), None, "{no}");
+        }
     }
 }

@@ -521,6 +521,120 @@ fn a_name_in_a_type_list_is_respelled_before_the_list_is_rewritten() {
     );
 }
 
+/// A `type` that joins names in one string (`"string, null"`) is written as the list it
+/// means, losing nothing, where the profile rejects the string and takes the list (before:
+/// refused, "not a JSON Schema type ... repair does not guess"); where it rejects the list
+/// too, the list is written as `type-list` writes one, in the same change set.
+#[test]
+fn a_joined_type_is_written_as_the_list_it_means() {
+    let said = |r: &ToolRepair| -> Vec<(String, String, bool)> {
+        r.changes
+            .iter()
+            .map(|c| (c.pointer.clone(), c.action.clone(), c.lost.is_some()))
+            .collect()
+    };
+    let c = |p: &str, a: &str, lost| (p.to_string(), a.to_string(), lost);
+    for t in ["string, null", "string|null", "string | null"] {
+        let schema = json!({"type":"object","properties":{"a":{"type":t}},"required":["a"]});
+        let r = repair_one(
+            &tool("f", schema.clone()),
+            &profile(&[&format!("type-spelling: {t}")]),
+        );
+        assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+        assert_eq!(
+            r.tool.parameters.clone().unwrap(),
+            json!({"type":"object","properties":{"a":{"type":["string","null"]}},
+                "required":["a"]})
+        );
+        assert_eq!(
+            said(&r),
+            [c(
+                "/properties/a/type",
+                &format!("wrote the type `{t}` as the list it names, `[\"string\",\"null\"]`"),
+                false
+            )]
+        );
+        let r = repair_one(
+            &tool("f", schema),
+            &profile(&[&format!("type-spelling: {t}"), "type-list: string,null"]),
+        );
+        assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+        assert_eq!(
+            r.tool.parameters.clone().unwrap(),
+            json!({"type":"object","properties":{"a":{"type":"string"}}})
+        );
+        assert_eq!(
+            said(&r),
+            [
+                c(
+                    "/properties/a/type",
+                    &format!("wrote the type `{t}` as the list it names, `[\"string\",\"null\"]`"),
+                    false
+                ),
+                c(
+                    "/properties/a/type",
+                    "wrote `[string, null]` as `string` and made the argument optional",
+                    true
+                ),
+            ]
+        );
+    }
+    // A union no one type says: refused with the list's reason.
+    let r = repair_one(
+        &tool(
+            "f",
+            json!({"type":"object","properties":{"a":{"type":"string,integer"}}}),
+        ),
+        &profile(&["type-spelling: string,integer", "type-list: string,integer"]),
+    );
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert!(
+        r.refusals[0].reason.starts_with(
+            "`type: \"string,integer\"` means the list `[\"string\",\"integer\"]`, which the \
+             profile does not take as a list, and it cannot be written otherwise: a union of types"
+        ),
+        "{:#?}",
+        r.refusals
+    );
+}
+
+/// A name in a `type` list that joins several (`["string, null"]`) is written as the names it
+/// joins where the profile rejects it; where only the list is rejected, the list is read as
+/// those names and unwrapped (before: "wrote the one-type list as `type: string, null`",
+/// keeping the joined string).
+#[test]
+fn a_joined_name_in_a_type_list_is_read_as_the_names_it_joins() {
+    let schema = json!({"type":"object","properties":{"a":{"type":["string, null"]}},
+        "required":["a"]});
+    let r = repair_one(
+        &tool("f", schema.clone()),
+        &profile(&["type-spelling: string, null"]),
+    );
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"]})
+    );
+    assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+    assert_eq!(r.changes[0].pointer, "/properties/a/type/0");
+    assert_eq!(
+        r.changes[0].action,
+        "wrote `string, null` in the `type` list as the names it joins: `[\"string\",\"null\"]`"
+    );
+    let r = repair_one(&tool("f", schema), &profile(&["type-list: string,null"]));
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string"}}})
+    );
+    // Repair's reading of a joined list's finding is check's case (before: `string,integer`).
+    assert_eq!(list_case("type-list: string, null"), Some("string,null"));
+    assert_eq!(
+        list_case("type-list: string|integer"),
+        Some("string,integer")
+    );
+}
+
 /// Where lists are taken and a misspelt name makes the meta-schema refuse one, the name is
 /// respelled and the list kept (built-in `anthropic/messages`: it rejects what the 2020-12
 /// meta-schema refuses and has no evidence on lists; before, the list was unwrapped and the

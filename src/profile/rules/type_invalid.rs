@@ -12,13 +12,16 @@ pub const RULE: Rule = Rule {
              the empty list, which names no type (the meta-schema wants at least one), `[]`. \
              Each name in a `type` list is judged as the same name alone, at its place in the \
              list (`/type/0` for `[\"strng\", \"null\"]`; a name that is no string is \
-             `not-a-string`); the list itself is `type-list`'s. A standard type as spelled \
-             (`integer`, `array`, ...) is `type-unsupported`'s.",
+             `not-a-string`); the list itself is `type-list`'s. A string that joins type \
+             names (`\"string, null\"`, `\"string|null\"`, `\"str | None\"`: names split at \
+             `,` or `|`) is judged by its own spelling like any other, its words and fix saying \
+             the list it means. A standard type as spelled (`integer`, `array`, ...) is \
+             `type-unsupported`'s.",
     features: "`type-spelling: <spelling>` (every spelling but the standard types)",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
     example_target: None,
     fix: "Use a type every target of the profile accepts, spelled as JSON Schema does (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",
-    repair: "partly: a standard type in another case (`Integer`, `STRING`) is written in lower case whenever the profile does not allow it as written, even without rejecting evidence (it names the same type wherever it is accepted); a known other spelling (`dict`, `float`, `str`, `tuple`, ...) is rewritten only when a target rejects it; `any`, `\"\"` and a `type` that is no string have no portable meaning",
+    repair: "partly: a standard type in another case (`Integer`, `STRING`) is written in lower case whenever the profile does not allow it as written, even without rejecting evidence (it names the same type wherever it is accepted); a known other spelling (`dict`, `float`, `str`, `tuple`, ...) is rewritten only when a target rejects it, and so is a string that joins type names, written as the list it means (then, where the profile takes no type list, as `type-list` rewrites one); `any`, `\"\"` and a `type` that is no string have no portable meaning",
     repairable: known_spelling,
     owns,
     hooks: Hooks {
@@ -29,13 +32,15 @@ pub const RULE: Rule = Rule {
 };
 
 /// Repairable: a spelling that means a JSON type (a standard type in another case, `dict`,
-/// `float`, ...), which repair writes as that type.
+/// `float`, ...), which repair writes as that type, or a string that joins type names,
+/// which repair writes as the list it means.
 fn known_spelling(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
     // A standard type as written is type-unsupported's finding, never this rule's; the check
     // stays so that this answer does not depend on which rule asks.
     matches!(f, Feat::TypeSpelling(t)
         if !super::super::feature::is_standard_type(t)
-            && super::super::feature::type_meant_by(t).is_some_and(|(std, _)| std != *t))
+            && (super::super::feature::type_meant_by(t).is_some_and(|(std, _)| std != *t)
+                || super::super::feature::joined_type_names(t).is_some()))
 }
 
 /// Every `type-spelling` but the standard types as written, which are `type-unsupported`'s.
@@ -48,6 +53,9 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         // The walk's read of `type` says whether it is a standard type as spelled.
         Ty::One(_) if n.ty_standard.is_some() => {}
         Ty::One(t) => {
+            if let Some(names) = super::super::feature::joined_type_names(t) {
+                return joined(cx, n, t, &names);
+            }
             let spelling = if t.is_empty() {
                 value::TYPE_EMPTY_STRING
             } else {
@@ -104,6 +112,12 @@ fn item(cx: &mut Cx<'_, '_>, n: &Node<'_>, i: usize, v: &serde_json::Value) {
         serde_json::Value::Null => value::TYPE_JSON_NULL,
         _ => value::TYPE_NOT_A_STRING,
     };
+    // A name that joins several (`["string, null"]`) is said as the names it joins, which
+    // `type-list` judges the list by; its verdict is still the spelling's own.
+    let joined = match v {
+        serde_json::Value::String(t) => super::super::feature::joined_type_names(t),
+        _ => None,
+    };
     cx.feature_written(
         At::KeyIndex(n.frame, "type", i),
         Feat::TypeSpelling(spelling),
@@ -113,6 +127,18 @@ fn item(cx: &mut Cx<'_, '_>, n: &Node<'_>, i: usize, v: &serde_json::Value) {
                 m.push_str("`\"");
                 m.push_str(t);
                 m.push_str("\"` in the `type` list is not one of JSON Schema's types");
+                if let Some(names) = &joined {
+                    m.push_str(" but the names ");
+                    for (j, name) in names.iter().enumerate() {
+                        if j > 0 {
+                            m.push_str(", ");
+                        }
+                        m.push_str("`\"");
+                        m.push_str(name);
+                        m.push_str("\"`");
+                    }
+                    m.push_str(" written as one string");
+                }
             }
             other => {
                 m.push_str("the `type` list holds a JSON ");
@@ -120,7 +146,75 @@ fn item(cx: &mut Cx<'_, '_>, n: &Node<'_>, i: usize, v: &serde_json::Value) {
                 m.push_str(", not a type name");
             }
         },
-        |_| false,
+        |m| {
+            let Some(names) = &joined else {
+                return false;
+            };
+            m.push_str("Write the names it joins as names of the list, each its own string (");
+            for (j, name) in names.iter().enumerate() {
+                if j > 0 {
+                    m.push_str(", ");
+                }
+                m.push('"');
+                m.push_str(name);
+                m.push('"');
+            }
+            m.push_str(").");
+            true
+        },
+    )
+}
+
+/// Reports `type: t`, a string that joins the type names `names` (`"string, null"`, read by
+/// [`joined_type_names`](super::super::feature::joined_type_names)), judged as the spelling
+/// it is (`type-spelling: string, null`: no case covers it, and where a target rejects what
+/// the meta-schema refuses, that settles it), its words saying the list it means and its fix
+/// what writes that list where the profile takes it: the list itself where it is allowed,
+/// else what `type-list`'s fix says for such a list. Not memoised: the fix depends on the
+/// placement's verdict on the list.
+fn joined(cx: &mut Cx<'_, '_>, n: &Node<'_>, t: &str, names: &[&str]) {
+    let list: Vec<serde_json::Value> = names.iter().map(|&s| s.into()).collect();
+    let shown = serde_json::Value::from(list.clone())
+        .to_string()
+        .replace(',', ", ");
+    let case = super::type_list::representative(&list);
+    // `Some(None)`: the profile allows the list; in collect mode (`None`) no fix is written.
+    let list_allowed = matches!(cx.judged(&Feat::TypeList(case), n.placement), Some(None));
+    let one = names.first().copied().unwrap_or_default();
+    cx.feature_written(
+        At::Key(n.frame, "type"),
+        Feat::TypeSpelling(t),
+        n.placement,
+        |m| {
+            m.push_str("`type: \"");
+            m.push_str(t);
+            m.push_str("\"` is not one of JSON Schema's types but the list `");
+            m.push_str(&shown);
+            m.push_str("` written as one string");
+        },
+        |m| {
+            m.push_str("Write the names as a list, `type: ");
+            m.push_str(&shown);
+            m.push('`');
+            if list_allowed {
+                m.push_str(", which the profile allows.");
+                return true;
+            }
+            m.push_str(", where the profile takes type lists; ");
+            m.push_str(match case {
+                value::LIST_WITH_NULL => {
+                    "else the one type besides `null`, with the property left out of \
+                     `required` (or `nullable: true` where the profile allows it)."
+                }
+                value::LIST_OF_ONE => "else the one type it names, `type: \"",
+                _ => "else `anyOf` with one branch per type, where allowed.",
+            });
+            if case == value::LIST_OF_ONE {
+                m.push_str(one);
+                m.push_str("\"`.");
+            }
+            true
+        },
     )
 }
 
@@ -221,6 +315,92 @@ mod tests {
                 ("/properties/e/type/0", "type-spelling: \"\""),
                 ("/properties/e/type/1", "type-spelling: null (JSON null)"),
             ])
+        );
+    }
+
+    /// A string that joins type names (`"string, null"`) is said as the list it means, in
+    /// its words and its fix, while its verdict stays its own spelling's: no case covers it
+    /// (a warning), and under `anthropic/messages` the meta-schema's refusal settles it
+    /// (before: the words said only that it is no type, and the fix listed renamings).
+    #[test]
+    fn a_joined_spelling_is_said_as_the_list_it_means() {
+        use crate::check::Level::{Error, Warning};
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        for (t, list) in [
+            ("string, null", r#"["string", "null"]"#),
+            ("string,null", r#"["string", "null"]"#),
+            ("string | null", r#"["string", "null"]"#),
+            ("string|integer", r#"["string", "integer"]"#),
+        ] {
+            let s = json!({"type":"object","properties":{"a":{"type":t}}});
+            assert_eq!(
+                seen("type-invalid", s.clone()),
+                pairs(&[("/properties/a/type", &format!("type-spelling: {t}"))])
+            );
+            for (target, level, evidence) in [
+                (
+                    "openai/chat",
+                    Warning,
+                    format!("no case covers `type-spelling: {t}`"),
+                ),
+                (
+                    "anthropic/messages",
+                    Error,
+                    "rejected by anthropic/messages".to_string(),
+                ),
+            ] {
+                let p = crate::profile::CompiledProfile::new(set.get(target).unwrap());
+                let f: Vec<_> = check_under(&p, &s)
+                    .into_iter()
+                    .filter(|f| f.rule == "type-invalid")
+                    .collect();
+                assert_eq!(f.len(), 1, "{f:#?}");
+                assert_eq!(f[0].level, level, "{target} {t}");
+                assert_eq!(f[0].parameter, format!("type-spelling: {t}"));
+                let said = format!(
+                    "`type: \"{t}\"` is not one of JSON Schema's types but the list `{list}` \
+                     written as one string"
+                );
+                assert!(f[0].message.starts_with(&said), "{}", f[0].message);
+                assert!(f[0].message.contains(&evidence), "{}", f[0].message);
+                assert!(
+                    f[0].fix
+                        .starts_with(&format!("Write the names as a list, `type: {list}`")),
+                    "{}",
+                    f[0].fix
+                );
+            }
+        }
+        // Not joined: one name, an empty piece, a piece that means no type.
+        for t in ["string,", "string, foo", "any|null"] {
+            let s = json!({"type":"object","properties":{"a":{"type":t}}});
+            let m = messages("type-invalid", s);
+            assert!(!m[0].contains("written as one string"), "{}", m[0]);
+        }
+    }
+
+    /// A joined name in a `type` list is said as the names it joins, at its place.
+    #[test]
+    fn a_joined_name_in_a_type_list_is_said_as_the_names_it_joins() {
+        let s = json!({"type":"object","properties":{"a":{"type":["string, null"]}}});
+        assert_eq!(
+            seen("type-invalid", s.clone()),
+            pairs(&[("/properties/a/type/0", "type-spelling: string, null")])
+        );
+        let m = messages("type-invalid", s.clone());
+        assert!(
+            m[0].starts_with(
+                "`\"string, null\"` in the `type` list is not one of JSON Schema's types but \
+                 the names `\"string\"`, `\"null\"` written as one string"
+            ),
+            "{}",
+            m[0]
+        );
+        let f = fixes("type-invalid", s);
+        assert_eq!(
+            f[0],
+            "Write the names it joins as names of the list, each its own string (\"string\", \
+             \"null\")."
         );
     }
 }

@@ -8,7 +8,9 @@ pub const RULE: Rule = Rule {
              type plus `null` by the `[\"string\",\"null\"]` case, any other list by the \
              `[\"string\",\"integer\"]` case; a name given twice counts once \
              (`[\"string\", \"string\"]` is judged as `[\"string\"]`), and the finding says \
-             the repeat, which the JSON Schema meta-schema refuses (`uniqueItems`).",
+             the repeat, which the JSON Schema meta-schema refuses (`uniqueItems`). A name \
+             that joins several in one string (`[\"string, null\"]`) counts as the names it \
+             joins (`type-invalid` reports the string itself).",
     features: "`type-list: string`, `type-list: string,null`, `type-list: string,integer`",
     example: r#"{"type": "object", "properties": {"note": {"type": ["string", "null"]}}}"#,
     example_target: None,
@@ -36,7 +38,14 @@ fn owns(p: &Param) -> bool {
 /// The case that judges a type list: one type, one type plus null, or anything else, each
 /// name counted once: `["string", "string"]` says one type, not a union of two (before, it
 /// was judged by the `string,integer` case, and repair's words called it a union).
+///
+/// A name that joins several in one string (`["string, null"]`) counts as the names it joins
+/// ([`joined_names`]): the list means `["string", "null"]` and is judged by that case (before,
+/// by the one-name case, while repair's reading of the finding split it as a union).
 pub fn representative(list: &[serde_json::Value]) -> &'static str {
+    if let Some(read) = joined_names(list) {
+        return representative(&read);
+    }
     let mut names = 0;
     let mut null = false;
     for (i, v) in list.iter().enumerate() {
@@ -51,6 +60,28 @@ pub fn representative(list: &[serde_json::Value]) -> &'static str {
         (2, true) => value::LIST_WITH_NULL,
         _ => value::LIST_OF_TYPES,
     }
+}
+
+/// `list` with each name that joins several in one string
+/// ([`joined_type_names`](crate::profile::feature::joined_type_names): `"string, null"`)
+/// written as the names it joins, in its place; `None` when no name in it does (nearly every
+/// list: nothing is copied).
+pub fn joined_names(list: &[serde_json::Value]) -> Option<Vec<serde_json::Value>> {
+    fn joined(v: &serde_json::Value) -> Option<Vec<&str>> {
+        v.as_str()
+            .and_then(crate::profile::feature::joined_type_names)
+    }
+    if !list.iter().any(|v| joined(v).is_some()) {
+        return None;
+    }
+    let mut read = Vec::new();
+    for v in list {
+        match joined(v) {
+            Some(names) => read.extend(names.into_iter().map(serde_json::Value::from)),
+            None => read.push(v.clone()),
+        }
+    }
+    Some(read)
 }
 
 /// The first name `list` gives more than once, which the meta-schema refuses (`type` as a
@@ -79,14 +110,23 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             &shown,
             || {
                 let names: Vec<String> = list.iter().map(|v| v.to_string()).collect();
-                match repeated(list) {
+                let mut what = match repeated(list) {
                     Some(twice) => format!(
                         "`type` is a list ([{}]) that gives {twice} more than once (the JSON \
                          Schema meta-schema wants each name once)",
                         names.join(", ")
                     ),
                     None => format!("`type` is a list ([{}])", names.join(", ")),
+                };
+                // Said as what it means, which the case judging it is chosen by.
+                if let Some(read) = joined_names(list) {
+                    let read: Vec<String> = read.iter().map(|v| v.to_string()).collect();
+                    what.push_str(&format!(
+                        " that joins names in one string, read as [{}]",
+                        read.join(", ")
+                    ));
                 }
+                what
             },
         );
     }
@@ -181,6 +221,47 @@ mod tests {
                 ("/properties/b/type", "type-list: string,integer"),
                 ("/properties/c/type", "type-list: string"),
             ])
+        );
+    }
+
+    /// A name that joins several in one string counts as the names it joins: `["string,
+    /// null"]` is judged by the `string,null` case (before: by the one-name case `string`,
+    /// while repair's reading of the finding split it as a union), the finding quoting it as
+    /// written and its words saying the reading.
+    #[test]
+    fn a_joined_name_counts_as_the_names_it_joins() {
+        let r = "type-list";
+        let s = json!({"type":"object","properties":{
+            "a":{"type":["string, null"]}, "b":{"type":["string|integer"]},
+            "c":{"type":["integer", "string | null"]}, "d":{"type":["string, foo"]}}});
+        assert_eq!(
+            seen(r, s.clone()),
+            pairs(&[
+                ("/properties/a/type", "type-list: string,null"),
+                ("/properties/b/type", "type-list: string,integer"),
+                ("/properties/c/type", "type-list: string,integer"),
+                ("/properties/d/type", "type-list: string"),
+            ])
+        );
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(set.get("portable").unwrap());
+        let f: Vec<_> = check_under(&profile, &s)
+            .into_iter()
+            .filter(|f| f.rule == r && f.pointer == "/properties/a/type")
+            .collect();
+        assert_eq!(f[0].parameter, "type-list: string, null");
+        assert!(
+            f[0].message.starts_with(
+                "`type` is a list ([\"string, null\"]) that joins names in one string, read as \
+                 [\"string\", \"null\"]"
+            ),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message.contains("(case `type-list: string,null`)"),
+            "{}",
+            f[0].message
         );
     }
 }

@@ -421,7 +421,7 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, memo: &Memo) ->
                 .unwrap_or((kf.clone(), String::new()));
             keyword(tool, f, &k, Some(&form), profile, memo, conflicts)
         }
-        Param::Keyed(Kind::TypeSpelling, _) => type_spelling(tool, f),
+        Param::Keyed(Kind::TypeSpelling, _) => type_spelling(tool, f, profile),
         Param::Keyed(Kind::TypeList, _) => type_list(tool, f),
         Param::Keyed(Kind::TypeMissing, _) => type_missing(tool, f, profile),
         Param::Keyed(Kind::Format, _) => {

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::*;
 
-pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
+pub(super) fn type_spelling(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Found {
     let steps = place::steps(&f.pointer);
     let (node, index) = match steps.last() {
         Some(Step::Keyword(k, rest)) if k == "type" => {
@@ -38,6 +38,9 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         }
         _ => return Err("`type` is not a name".into()),
     };
+    if let Some(names) = crate::profile::feature::joined_type_names(&written) {
+        return joined_spelling(tool, f, profile, (&node, index), &written, &names);
+    }
     let Some((std, lost)) = crate::profile::feature::type_meant_by(&written) else {
         return Err(unknown_type(&written));
     };
@@ -72,6 +75,102 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         lost.map(|l| format!("`{written}` also said {l}")),
     ));
     Ok(out)
+}
+
+/// Rewrites `written`, a `type` (`index`: a name in a `type` list) that joins the type names
+/// `names` in one string (`"string, null"`), as the list it means: `type: ["string", "null"]`,
+/// or, in a list, the names in its place (`["string, null"]` becomes `["string", "null"]`),
+/// a name the list gives already not written again. Lossless: the names are what the string
+/// says. Where the profile rejects that list as a list (a target takes no type lists), the
+/// list is rewritten in the same candidate as `type-list`'s own finding on it would be (one
+/// type made optional, or `nullable`), since the list alone would be a new kind of error; a
+/// union no one type says is refused with `type-list`'s reason.
+fn joined_spelling(
+    tool: &Tool,
+    f: &Finding,
+    profile: &CompiledProfile,
+    (node, index): (&str, Option<usize>),
+    written: &str,
+    names: &[&str],
+) -> Found {
+    let map = schema_at(tool, node)?;
+    let mut read: Vec<Value> = Vec::new();
+    let (at, action) = match (index, map.get("type")) {
+        (Some(i), Some(Value::Array(list))) => {
+            for (j, v) in list.iter().enumerate() {
+                if j != i {
+                    read.push(v.clone());
+                    continue;
+                }
+                for name in names {
+                    let name = json!(name);
+                    // Given elsewhere in the list, or twice in the string: written once.
+                    if !read.contains(&name) && !list.contains(&name) {
+                        read.push(name);
+                    }
+                }
+            }
+            (
+                format!("{}/{i}", f_at(node, "type")),
+                format!(
+                    "wrote `{written}` in the `type` list as the names it joins: `{}`",
+                    show(&Value::Array(read.clone()))
+                ),
+            )
+        }
+        _ => {
+            for name in names {
+                let name = json!(name);
+                if !read.contains(&name) {
+                    read.push(name);
+                }
+            }
+            (
+                f_at(node, "type"),
+                format!(
+                    "wrote the type `{written}` as the list it names, `{}`",
+                    show(&Value::Array(read.clone()))
+                ),
+            )
+        }
+    };
+    let listed = Value::Array(read);
+    let mut t = tool.clone();
+    schema_mut(&mut t, node)?.insert("type".into(), listed.clone());
+    let respelled = change(&at, &f.rule, action, None);
+    let list_at = f_at(node, "type");
+    let refused = crate::repair::errors(&t, profile)
+        .into_iter()
+        .find(|g| g.pointer == list_at && g.rule == crate::profile::rules::type_list::RULE.id);
+    let Some(refused) = refused else {
+        return Ok(vec![Candidate::many(t, vec![respelled])]);
+    };
+    let unwrapped = type_list(&t, &refused).map_err(|why| {
+        format!(
+            "`type: \"{written}\"` means the list `{}`, which the profile does not take as a \
+             list, and it cannot be written otherwise: {why}",
+            show(&listed)
+        )
+    })?;
+    let then = |c: Candidate| -> Result<Candidate, String> {
+        let mut changes = vec![respelled.clone()];
+        changes.extend(c.changes);
+        Ok(Candidate {
+            rewrite: Rewrite::Tool(c.rewrite.applied_to(&t)?),
+            changes,
+            uses_nullable: c.uses_nullable,
+            instead: None,
+        })
+    };
+    unwrapped
+        .into_iter()
+        .map(|mut c| {
+            let instead = c.instead.take().map(|i| then(*i)).transpose()?;
+            let mut made = then(c)?;
+            made.instead = instead.map(Box::new);
+            Ok(made)
+        })
+        .collect()
 }
 
 /// Why a `type` spelling repair has no reading for (`strin`, `any`) is refused: it is none of
@@ -148,7 +247,8 @@ fn lower_proto_types(tool: &Tool, rule: &str) -> Option<Candidate> {
     (!changes.is_empty()).then(|| Candidate::many(t, changes))
 }
 
-/// What a `type` list says, read the way repair rewrites it: the one type left besides
+/// What a `type` list says, read the way repair rewrites it (a name that joins several in one
+/// string, `"string, null"`, read as the names it joins): the one type left besides
 /// `null` (with `integer` folded into a `number` beside it: every integer is a number), and
 /// whether `null` was listed.
 #[derive(Debug)]
@@ -175,8 +275,13 @@ pub fn type_list_reading(schema: &Map<String, Value>) -> Result<TypeListReading<
     let mut names: Vec<&str> = Vec::new();
     for v in list {
         let s = v.as_str().ok_or("a type in the list is not a name")?;
-        if !names.contains(&s) {
-            names.push(s);
+        // A name that joins several (`["string, null"]`) says the names it joins, as check
+        // reads it ([`crate::profile::rules::type_list::representative`]).
+        let joined = crate::profile::feature::joined_type_names(s);
+        for s in joined.unwrap_or_else(|| vec![s]) {
+            if !names.contains(&s) {
+                names.push(s);
+            }
         }
     }
     let null = names.contains(&"null");

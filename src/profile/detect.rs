@@ -836,6 +836,21 @@ impl<'a, 'p> Cx<'a, 'p> {
             if profile.standard_type_slot(i, placement) == Slot::Allowed)
     }
 
+    /// In check mode, whether the profile rejects `feat` at `placement` (some target has
+    /// rejecting evidence); false in collect mode, which judges nothing.
+    pub fn rejects(&self, feat: &Feat<'_>, placement: Placement) -> bool {
+        matches!(&self.mode, Mode::Check { profile, .. }
+            if matches!(profile.lookup(feat, placement), Slot::Rejected(_)))
+    }
+
+    /// [`Cx::rejects`] for `type-spelling: T`, `T` the `i`-th of
+    /// [`STANDARD_TYPES`](super::feature::STANDARD_TYPES), looked up by position as
+    /// [`Cx::allows_standard_type`] does.
+    pub fn rejects_standard_type(&self, i: usize, placement: Placement) -> bool {
+        matches!(&self.mode, Mode::Check { profile, .. }
+            if matches!(profile.standard_type_slot(i, placement), Slot::Rejected(_)))
+    }
+
     /// In check mode, whether the profile allows `keyword-allowed: K` at `placement` for `K`
     /// the keyword of id `id` ([`super::keyword`]), looked up by position. False in collect
     /// mode, which records every feature.

@@ -527,8 +527,9 @@ pub fn type_meant_by(spelling: &str) -> Option<(&'static str, Option<&'static st
 /// say the list it means.
 pub fn joined_type_names(spelling: &str) -> Option<Vec<&str>> {
     // Asked of every non-standard spelling the walk meets (`STRING`, `dict`, ...): nothing
-    // is split without a separator.
-    if !spelling.bytes().any(|b| b == b',' || b == b'|') {
+    // is split without a separator, nor shorter than two of the shortest names and one
+    // (`int|str`), which answers most spellings by their length alone.
+    if spelling.len() < 7 || !spelling.bytes().any(|b| b == b',' || b == b'|') {
         return None;
     }
     let names: Vec<&str> = spelling.split([',', '|']).map(str::trim).collect();

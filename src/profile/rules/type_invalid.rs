@@ -53,7 +53,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         // The walk's read of `type` says whether it is a standard type as spelled.
         Ty::One(_) if n.ty_standard.is_some() => {}
         Ty::One(t) => {
-            if let Some(names) = super::super::feature::joined_type_names(t) {
+            // A spelling the walk read as a type (`dict`, `STRING`: `ty_means` not 0) joins
+            // none: only the rest is split, so most spellings cost no look at their bytes.
+            if n.ty_means == 0
+                && let Some(names) = super::super::feature::joined_type_names(t)
+            {
                 return joined(cx, n, t, &names);
             }
             let spelling = if t.is_empty() {
@@ -171,7 +175,9 @@ fn item(cx: &mut Cx<'_, '_>, n: &Node<'_>, i: usize, v: &serde_json::Value) {
 /// the meta-schema refuses, that settles it), its words saying the list it means and its fix
 /// what writes that list where the profile takes it: the list itself where it is allowed,
 /// else what `type-list`'s fix says for such a list. Not memoised: the fix depends on the
-/// placement's verdict on the list.
+/// placement's verdict on the list. Out of line: rare, and kept out of the hot `node`.
+#[cold]
+#[inline(never)]
 fn joined(cx: &mut Cx<'_, '_>, n: &Node<'_>, t: &str, names: &[&str]) {
     let list: Vec<serde_json::Value> = names.iter().map(|&s| s.into()).collect();
     let shown = serde_json::Value::from(list.clone())

@@ -66,7 +66,9 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 /// a list and its names, and `type-list` reports it when it is not allowed. Nor where the
 /// profile rejects the list itself: `type-list`'s error says so, and its rewrite decides which
 /// name is left to be judged alone. In collect mode nothing is recorded: a name in a list is
-/// no `type-spelling` a case speaks for.
+/// no `type-spelling` a case speaks for. Out of line: lists are rare, `node` runs for every
+/// `type`.
+#[inline(never)]
 fn in_list(cx: &mut Cx<'_, '_>, n: &Node<'_>, list: &[serde_json::Value]) {
     let mut list_rejected = None;
     for (i, v) in list.iter().enumerate() {

@@ -159,6 +159,7 @@ fn joined_spelling(
             rewrite: Rewrite::Tool(c.rewrite.applied_to(&t)?),
             changes,
             uses_nullable: c.uses_nullable,
+            respells: c.respells,
             instead: None,
         })
     };

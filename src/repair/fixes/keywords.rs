@@ -240,33 +240,20 @@ fn keyword_rewrites(
         // `prefixItems: []` applies to no element (2020-12 core §10.3.1.1: each schema to the
         // element at its position), and leaves `items` and `unevaluatedItems` every element, as
         // without it: the fix of keyword-value-invalid says to remove it, and so does repair.
-        ("prefixItems", Some(value::VALUE_EMPTY_LIST)) => {
-            let t = edited(tool, &node, |m| {
-                m.shift_remove(k);
-            })?;
-            Ok(vec![Candidate::one(
-                t,
-                &f_at(&node, k),
-                rule,
-                "dropped `prefixItems: []`, which constrains nothing (an empty list of schemas \
-                 applies to no element; JSON Schema wants a non-empty list)",
-                None,
-            )])
-        }
         // `allOf: []` applies no schema to the value (2020-12 core §10.2.1.1: the value must
         // be valid against each schema of the list, and there is none), so every value is
         // valid against it, as without it: dropped as `prefixItems: []` is.
-        ("allOf", Some(value::VALUE_EMPTY_LIST)) => {
+        ("prefixItems" | "allOf", Some(value::VALUE_EMPTY_LIST)) => {
             let t = edited(tool, &node, |m| {
                 m.shift_remove(k);
             })?;
-            Ok(vec![Candidate::one(
-                t,
-                &f_at(&node, k),
-                rule,
-                EMPTY_ALL_OF_DROPPED,
-                None,
-            )])
+            let said = if k == "allOf" {
+                EMPTY_ALL_OF_DROPPED
+            } else {
+                "dropped `prefixItems: []`, which constrains nothing (an empty list of schemas \
+                 applies to no element; JSON Schema wants a non-empty list)"
+            };
+            Ok(vec![Candidate::one(t, &f_at(&node, k), rule, said, None)])
         }
         // `anyOf: []` and `oneOf: []` hold no schema a value could be valid against (2020-12
         // core §10.2.1.2, §10.2.1.3: at least one, exactly one), so no value is: dropping the

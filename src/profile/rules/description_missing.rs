@@ -12,7 +12,9 @@ pub const RULE: Rule = Rule {
     example: r#"{"name": "get_weather", "description": "", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}"#,
     example_target: None,
     fix: "Say what the tool does, when to use it and what it returns, in one or two sentences.",
-    repair: "yes",
+    // A placeholder is no description a model can use (trial 78 D9: "yes" read as a fix).
+    repair: "partly: writes a placeholder naming the tool and its inputs, for its author to \
+             replace (it spans lines, so `description-content` may warn on it)",
     repairable: always,
     owns,
     hooks: Hooks {

@@ -796,6 +796,17 @@ Where a case's cell has no evidence, the profiles judge its feature by the same 
     out
 }
 
+/// Every ⚠ cell's whole history, one line each ([`disagreement`]), in case then target order:
+/// RULES.md lists them too, since a verdict the newer evidence decides is not the only thing
+/// an integrator needs to know (trial 78 D5: MATRIX.md's 10 disagreements were not in RULES.md).
+pub fn disagreements(m: &Matrix) -> Vec<String> {
+    m.cells
+        .iter()
+        .filter(|c| c.conflict)
+        .map(disagreement)
+        .collect()
+}
+
 /// One ⚠ cell's whole history on one line: `` `case` on `target`: ✗ [doc 2024-05-01](url),
 /// **✓ [report 2025-11-30](url)** ``, each item with its own verdict, kind, date and link, so
 /// that the matrix shows both sides of a disagreement and which one decides.

@@ -336,6 +336,18 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
     for p in set.profiles.iter().filter(|p| has_own_section(p)) {
         allows_section(&mut out, p);
     }
+    let disagreeing = crate::evidence::matrix::disagreements(matrix);
+    if !disagreeing.is_empty() {
+        let _ = writeln!(out, "## Where the evidence disagrees\n");
+        let _ = writeln!(
+            out,
+            "Cells whose evidence says both: every piece, oldest first, with its verdict; the one in bold decides the verdict the profiles and the tables above use (stated evidence outranks inferred, and among equals the newest decides; MATRIX.md marks these cells ⚠).\n"
+        );
+        for line in disagreeing {
+            let _ = writeln!(out, "- {line}");
+        }
+        out.push('\n');
+    }
     for rule in REGISTRY.iter() {
         rule_section(&mut out, set, rule);
     }
@@ -605,6 +617,22 @@ mod tests {
         for link in links {
             assert!(headings.contains(link), "#{link}");
         }
+    }
+
+    /// The committed RULES.md lists each cell MATRIX.md marks ⚠ (trial 78 D5: none was).
+    #[test]
+    fn every_disagreement_of_the_matrix_is_in_the_rules() {
+        let rules = std::fs::read_to_string("reports/RULES.md").unwrap();
+        let matrix = std::fs::read_to_string("reports/MATRIX.md").unwrap();
+        let listed = |md: &str| -> Vec<String> {
+            md.lines()
+                .filter(|l| l.starts_with("- `") && l.contains("` on `"))
+                .map(|l| l.split(": ").next().unwrap_or_default().to_string())
+                .collect()
+        };
+        let in_matrix = listed(&matrix);
+        assert!(!in_matrix.is_empty());
+        assert_eq!(listed(&rules), in_matrix);
     }
 
     /// Limits read in number order (trial 78 D6: depth 100, 10, 11, ... 4, 5, 64).

@@ -387,6 +387,12 @@ pub mod value {
     /// (keyword-unsupported's form), or a whole count written so, `minLength: 3.0`
     /// (keyword-value-invalid's: 2020-12 reads it as the integer 3, some parsers refuse it).
     pub const DECIMAL: &str = "decimal";
+    /// A whole count of 2^64 or more (`maxLength: 18446744073709551616`, or `1e30`):
+    /// 2020-12 takes any non-negative integer, but no 64-bit integer holds it, so a parser
+    /// reading counts as one refuses it (serde_json, as toolwire reads JSON, reads it as a
+    /// float, so whether it was written as an integer literal is not known here: trial 79 D3
+    /// had such a literal called "written with a fraction part or an exponent").
+    pub const COUNT_PAST_64_BITS: &str = "2^64 or more";
     pub const PATTERN_LOOKAHEAD: &str = "lookahead";
     pub const PATTERN_NAMED_GROUP: &str = "named group";
     pub const PATTERN_UNANCHORED: &str = "unanchored";

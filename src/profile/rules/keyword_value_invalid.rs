@@ -22,10 +22,11 @@ pub const RULE: Rule = Rule {
              boolean keyword (`uniqueItems`, `deprecated`, ...) given as another kind, \
              `anyOf`/`oneOf`/`allOf`/`prefixItems` that is not a non-empty list; and a whole \
              count written with a fraction part or an exponent (`minLength: 3.0`), which 2020-12 \
-             reads as the integer and a parser taking only an integer literal refuses. Where no \
+             reads as the integer and a parser taking only an integer literal refuses, or one of \
+             2^64 or more, which 2020-12 takes and no 64-bit integer holds. Where no \
              case covers that value and the profile rejects the keyword itself, the keyword's \
              evidence decides.",
-    features: "`keyword-allowed: <keyword> (string)`, `(not a number)`, `(negative)`, `(not an integer)`, `<count> (decimal)` (a whole count written `3.0`), `(zero)`, `(not a string)`, `pattern (invalid regex)`, `patternProperties (invalid regex)` (a key that does not compile), `additionalProperties (not a schema)`, `(not a boolean)`, `(empty)`, `(not an array)`",
+    features: "`keyword-allowed: <keyword> (string)`, `(not a number)`, `(negative)`, `(not an integer)`, `<count> (decimal)` (a whole count written `3.0`), `<count> (2^64 or more)`, `(zero)`, `(not a string)`, `pattern (invalid regex)`, `patternProperties (invalid regex)` (a key that does not compile), `additionalProperties (not a schema)`, `(not a boolean)`, `(empty)`, `(not an array)`",
     example: r#"{"type": "object", "properties": {"count": {"type": "integer", "minimum": "1"}}}"#,
     example_target: None,
     fix: "Write the value the keyword takes (a number for `minimum`, a whole number of at least 0 for `maxLength` (written `3`, not `3.0`), a number above 0 for `multipleOf`, a string for `pattern`, `format` and `description`, a URI for `$schema`, a boolean for `uniqueItems`, a schema or a boolean for `additionalProperties`, a non-empty list of schemas for `anyOf`), or remove the keyword.",
@@ -97,7 +98,8 @@ fn owns(p: &Param) -> bool {
             let f = f.trim_end_matches(')');
             (takes(k).is_some() && FORMS.contains(&f))
                 || (k == "patternProperties" && f == value::VALUE_INVALID_REGEX)
-                || (takes(k) == Some(Takes::Count) && f == value::DECIMAL)
+                || (takes(k) == Some(Takes::Count)
+                    && (f == value::DECIMAL || f == value::COUNT_PAST_64_BITS))
         }),
         _ => false,
     }
@@ -156,10 +158,12 @@ pub fn form(k: &str, v: &Value) -> Option<&'static str> {
             } else if x.fract() != 0.0 {
                 // 2020-12 counts an integer by value: `1.0` is an integer, `1.5` is not.
                 Some(value::VALUE_NOT_AN_INTEGER)
+            } else if x >= PAST_64_BITS {
+                Some(value::COUNT_PAST_64_BITS)
             } else if !n.is_u64() {
                 // Whole, but read as a float: written with a fraction part or an exponent
                 // (serde_json keeps `3` as u64, `3.0` and `3e0` as f64).
-                Some(value::DECIMAL)
+                Some(crate::profile::rules::value::DECIMAL)
             } else {
                 None
             }
@@ -186,8 +190,9 @@ pub fn form(k: &str, v: &Value) -> Option<&'static str> {
 /// (draft 2020-12 validation §6.2–6.5, §7, §9; core §8, §10.2.1, §10.3.2.3).
 pub fn wanted(k: &str, v: &Value) -> Option<&'static str> {
     let f = form(k, v)?;
-    if f == value::DECIMAL {
-        // A whole count written `3.0` is one the keyword takes: see [`whole_count`].
+    if f == value::DECIMAL || f == value::COUNT_PAST_64_BITS {
+        // A whole count written `3.0` is one the keyword takes (see [`whole_count`]), and so
+        // is one past 64 bits: 2020-12 bounds no integer.
         return None;
     }
     Some(match k {
@@ -215,10 +220,12 @@ pub fn whole_count(k: &str, v: &Value) -> Option<u64> {
     if form(k, v)? != value::DECIMAL {
         return None;
     }
-    let x = v.as_f64()?;
-    // `u64::MAX as f64` rounds up to 2^64, itself beyond u64: strictly below it.
-    (x < u64::MAX as f64).then_some(x as u64)
+    // Below 2^64: a count past it is a form of its own.
+    v.as_f64().map(|x| x as u64)
 }
+
+/// 2^64, the least count no `u64` holds (`u64::MAX as f64` rounds up to it).
+const PAST_64_BITS: f64 = 18_446_744_073_709_551_616.0;
 
 /// Whether `k` is a bound (a numeric or count keyword), for wording.
 pub fn is_bound(k: &str) -> bool {
@@ -277,7 +284,7 @@ fn meant(k: &str, v: &Value) -> Option<String> {
 /// value is not enough, and the fix says so.
 pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut String) {
     use std::fmt::Write;
-    let need = wanted(k, v).unwrap_or(if f == value::DECIMAL {
+    let need = wanted(k, v).unwrap_or(if f == value::DECIMAL || f == value::COUNT_PAST_64_BITS {
         "a non-negative integer"
     } else {
         "another value"
@@ -338,6 +345,11 @@ pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut 
             "Write `pattern` as a regular expression that compiles (ECMA-262: put a backslash \
              before each `(`, `[`, `{` and backslash meant literally), or remove it.",
         ),
+        _ if f == value::COUNT_PAST_64_BITS => write!(
+            out,
+            "Write `{k}` as a count below 2^64 (18446744073709551616), or remove it if it was \
+             meant as no bound."
+        ),
         _ if f == value::DECIMAL => match whole_count(k, v) {
             Some(n) => write!(
                 out,
@@ -389,6 +401,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     write!(m, "`pattern` {shown} {why}")
                 } else if f == value::VALUE_INVALID_REGEX {
                     write!(m, "`pattern` {shown} does not compile; it must be {need}")
+                } else if f == value::COUNT_PAST_64_BITS {
+                    write!(
+                        m,
+                        "`{k}` is {shown}, a count of 2^64 or more: JSON Schema 2020-12 takes \
+                         it, but no 64-bit integer holds it, and a parser that reads a count \
+                         as one refuses it"
+                    )
                 } else if f == value::DECIMAL {
                     write!(
                         m,
@@ -923,6 +942,62 @@ mod tests {
         assert_eq!(
             f[0].fix.to_string(),
             "Write `minLength: 3`: the same count, written without a fraction part or exponent."
+        );
+    }
+
+    /// Trial 79 D3: `maxLength: 18446744073709551616`, an integer literal past 2^64 (which
+    /// serde_json reads as a float), was called "a whole count written with a fraction part
+    /// or an exponent", with the fix "Write `maxLength` as an integer literal", what it already
+    /// was. A count of 2^64 or more is a form of its own, whatever its spelling; one below
+    /// it written `3e0` is still `(decimal)`.
+    #[test]
+    fn a_count_past_64_bits_is_not_called_a_decimal() {
+        let r = "keyword-value-invalid";
+        let past: serde_json::Value = serde_json::from_str("18446744073709551616").unwrap();
+        assert!(past.is_f64(), "serde_json reads it as a float: {past:?}");
+        for v in [past.clone(), json!(1e30), json!(18446744073709551616.0)] {
+            assert_eq!(
+                super::form("maxLength", &v),
+                Some(crate::profile::rules::value::COUNT_PAST_64_BITS),
+                "{v}"
+            );
+            assert_eq!(super::whole_count("maxLength", &v), None, "{v}");
+        }
+        // The largest float below 2^64 is a count a u64 holds.
+        assert_eq!(
+            super::form("maxItems", &json!(18446744073709549568.0)),
+            Some(crate::profile::rules::value::DECIMAL)
+        );
+        assert_eq!(super::form("maximum", &past), None);
+        let s = json!({"type":"object","properties":{
+            "s":{"type":"string","description":"x","maxLength":past}},"required":["s"]});
+        assert_eq!(
+            seen(r, s.clone()),
+            vec![(
+                "/properties/s/maxLength".to_string(),
+                "keyword-allowed: maxLength (2^64 or more)".to_string()
+            )]
+        );
+        assert_eq!(
+            super::super::owner("keyword-allowed: maxLength (2^64 or more)").map(|r| r.id),
+            Some(r)
+        );
+        let f: Vec<_> = check_under(&nested_profile("test/target", &[]), &s)
+            .into_iter()
+            .filter(|f| f.rule == r)
+            .collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message
+                .contains("`maxLength` is 1.8446744073709552e+19, a count of 2^64 or more"),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].message.contains("fraction part"), "{}", f[0].message);
+        assert_eq!(
+            f[0].fix.to_string(),
+            "Write `maxLength` as a count below 2^64 (18446744073709551616), or remove it if it \
+             was meant as no bound."
         );
     }
 

@@ -874,15 +874,42 @@ fn set_apart_emulated(log: &std::path::Path) -> Result<Option<PathBuf>> {
     Ok(Some(to))
 }
 
-/// Refuses a `--runs-dir` that is a file before anything is sent: found when the run log was
-/// made, it said only "File exists (os error 17)" (trial 49). A folder that does not exist
-/// yet is made then.
+/// Refuses a `--runs-dir` that is a file, or one that cannot be made, before anything is
+/// sent: found when the run log was made, it said only "File exists (os error 17)" (trial 49),
+/// or the bare OS error without the flag ("/proc/nope: No such file or directory (os error
+/// 2)", trial 79 D4). A folder that does not exist yet is made to learn whether it can be,
+/// and taken away again (the run log makes it when it is written).
 fn check_runs_dir(dir: &std::path::Path) -> Result<()> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "--runs-dir {}: is a file; name a folder for the run log (made if missing)",
+    let refuse = |why: String| {
+        Err(Error::Usage(format!(
+            "--runs-dir {}: {why}",
             crate::report::escape_inline(&dir.display().to_string())
-        )));
+        )))
+    };
+    if dir.exists() {
+        if !dir.is_dir() {
+            return refuse("is a file; name a folder for the run log (made if missing)".into());
+        }
+        return Ok(());
+    }
+    // Deepest first, as they are taken away.
+    let missing: Vec<&std::path::Path> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+        .collect();
+    if let Some(file) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
+        return refuse(format!(
+            "{} is a file, so no folder can be made under it; name a folder for the run log",
+            crate::report::escape_inline(&file.display().to_string())
+        ));
+    }
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return refuse(format!(
+            "the folder cannot be made ({e}); name a folder toolwire may write the run log in"
+        ));
+    }
+    for a in missing {
+        let _ = std::fs::remove_dir(a);
     }
     Ok(())
 }
@@ -1541,7 +1568,22 @@ mod tests {
             "{err}"
         );
         assert!(check_runs_dir(dir.path()).is_ok());
-        assert!(check_runs_dir(&dir.path().join("new")).is_ok());
+        let new = dir.path().join("new/deeper");
+        assert!(check_runs_dir(&new).is_ok());
+        assert!(
+            !dir.path().join("new").exists(),
+            "the check leaves no folder behind"
+        );
+        // Trial 79 D4: under a file, the bare OS error named neither the flag nor the file.
+        let err = check_runs_dir(&file.join("sub")).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--runs-dir ")
+                && err.contains(&format!(
+                    "{} is a file, so no folder can be made under it",
+                    file.display()
+                )),
+            "{err}"
+        );
     }
 
     /// A `--summary-json` that names a folder is refused before the run, naming the flag

@@ -1,7 +1,7 @@
 //! `reports/RULES.md`: the rule table, generated from the registry, the profiles and the
 //! matrix. It answers "what may I send, and why": one row per rule with its condition, its
-//! parameters under `portable`, the targets that reject and the evidence behind each (kind,
-//! date, link), and whether a repair exists; then what `portable` allows; then every target's
+//! features under `portable` by family, the targets that reject and the evidence behind each
+//! (kind, date, link), and whether a repair exists; then what `portable` allows; then every target's
 //! own profile; then one section per rule with the rejected features and their evidence.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -148,50 +148,112 @@ fn meta_schema_parameters(profile: &Profile) -> String {
     )
 }
 
-/// What `profile` allows for the features of `rule`, in a few words.
-fn parameters(profile: &Profile, rule: &Rule) -> String {
-    // A value is listed once: allowed when it is at some placement, else rejected when a
-    // target rejects it at some placement, else without evidence.
-    let mut by_status: [BTreeSet<String>; 3] = Default::default();
+/// One feature of a rule under a profile, as RULES.md's row and `toolwire rule` both count
+/// it: a case parameter (`enum-size-limit: 100`) once, over every placement the profile has a
+/// case for it at (root, nested, items, anyOf branch, request), with the status of the worst
+/// of them (rejected over unknown over allowed, as the per-family tables of a profile's
+/// section merge placements), so that "allowed" means allowed wherever it was asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleFeature<'a> {
+    /// The case parameter, family and value: `enum-size-limit: 100`, or a family alone
+    /// (`type-missing`).
+    pub parameter: &'a str,
+    /// The merged status over [`RuleFeature::placements`].
+    pub status: Status,
+    /// The placements with a verdict for the feature, in the profile's order.
+    pub placements: Vec<crate::case::Placement>,
+}
+
+impl<'a> RuleFeature<'a> {
+    /// The family (the part of the parameter before `: `, as in `cases/README.md`) and the
+    /// value, `None` for a parameter that is a family alone (`type-missing`).
+    pub fn family_and_value(&self) -> (&'a str, Option<&'a str>) {
+        match self.parameter.split_once(": ") {
+            Some((family, value)) => (family, Some(value)),
+            None => (self.parameter, None),
+        }
+    }
+}
+
+/// The features of `rule` under `profile`, each once ([`RuleFeature`]), in number order of
+/// their parameters (`depth-limit: 5` before `depth-limit: 10`). The unit both RULES.md's row
+/// and `toolwire rule ID`'s `portable` line count in (trial 78 D7: the row listed values with
+/// placements and families merged, the command counted features at placements, so 10 values
+/// stood against "14 unknown").
+pub fn rule_features<'a>(profile: &'a Profile, rule: &Rule) -> Vec<RuleFeature<'a>> {
+    let mut out: Vec<RuleFeature<'a>> = Vec::new();
     for f in &profile.features {
         if rules::owner(&f.parameter).map(|r| r.id) != Some(rule.id) {
             continue;
         }
-        let slot = match f.status {
-            Status::Allowed => 0,
-            Status::Rejected => 1,
-            Status::Unknown => 2,
-        };
-        by_status[slot].insert(short(&f.parameter));
+        match out.iter_mut().find(|r| r.parameter == f.parameter) {
+            Some(r) => {
+                r.status = r.status.max(f.status);
+                if !r.placements.contains(&f.placement) {
+                    r.placements.push(f.placement);
+                }
+            }
+            None => out.push(RuleFeature {
+                parameter: &f.parameter,
+                status: f.status,
+                placements: vec![f.placement],
+            }),
+        }
     }
-    let [allowed, rejected, unknown] = by_status;
-    let rejected: BTreeSet<String> = rejected.difference(&allowed).cloned().collect();
-    let unknown: BTreeSet<String> = unknown
-        .iter()
-        .filter(|v| !allowed.contains(*v) && !rejected.contains(*v))
-        .cloned()
-        .collect();
-    let parts: Vec<String> = [
-        ("allowed", &allowed),
-        ("rejected", &rejected),
-        ("no evidence", &unknown),
-    ]
-    .into_iter()
-    .filter(|(_, set)| !set.is_empty())
-    .map(|(label, set)| format!("{label}: {}", list(set, 12)))
-    .collect();
-    if parts.is_empty() {
-        "(no case)".to_string()
-    } else {
-        parts.join("; ")
-    }
+    out.sort_by(|a, b| in_number_order(a.parameter, b.parameter));
+    out
 }
 
-fn short(parameter: &str) -> String {
-    match parameter.split_once(": ") {
-        Some((_, v)) => v.to_string(),
-        None => parameter.to_string(),
+/// What `profile` allows for the features of `rule`, grouped by family so that no value is
+/// read without its family (trial 78 D7: `1000` was an enum size, a property count or
+/// neither): `` `enum-size-limit` (no evidence: `100`, `500`) ``, statuses apart by `; `,
+/// families apart by `; ` outside the parentheses; a family that is its own parameter
+/// (`type-missing`) has just its status in them.
+fn parameters(profile: &Profile, rule: &Rule) -> String {
+    // Family -> values per status (allowed, rejected, no evidence), or the status of a
+    // parameter that is a family alone.
+    let mut families: BTreeMap<&str, ([BTreeSet<String>; 3], Option<Status>)> = BTreeMap::new();
+    for f in rule_features(profile, rule) {
+        let (family, value) = f.family_and_value();
+        let entry = families.entry(family).or_default();
+        match value {
+            Some(v) => {
+                let slot = match f.status {
+                    Status::Allowed => 0,
+                    Status::Rejected => 1,
+                    Status::Unknown => 2,
+                };
+                entry.0[slot].insert(v.to_string());
+            }
+            None => entry.1 = Some(f.status),
+        }
     }
+    if families.is_empty() {
+        return "(no case)".to_string();
+    }
+    let status_word = |s: Status| match s {
+        Status::Unknown => "no evidence",
+        s => s.as_str(),
+    };
+    families
+        .into_iter()
+        .map(|(family, (values, alone))| {
+            let mut parts: Vec<String> = alone
+                .map(|s| status_word(s).to_string())
+                .into_iter()
+                .collect();
+            for (status, set) in [Status::Allowed, Status::Rejected, Status::Unknown]
+                .into_iter()
+                .zip(&values)
+            {
+                if !set.is_empty() {
+                    parts.push(format!("{}: {}", status_word(status), list(set, 12)));
+                }
+            }
+            format!("{} ({})", code(family), parts.join("; "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn list(items: &BTreeSet<String>, max: usize) -> String {
@@ -284,7 +346,7 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
     let _ = writeln!(out, "## The rules\n");
     let _ = writeln!(
         out,
-        "A row is not read across: its `portable` values are what the core targets take together, and a target named as rejecting rejects some feature of the rule, not each value listed (`openai/chat-strict` takes `format: email`, which `portable` rejects for Gemini). Each target's own section below (*What `T` allows*) and the rule's section say which.\n"
+        "A row is not read across: its `portable` values are what the core targets take together, and a target named as rejecting rejects some feature of the rule, not each value listed (`openai/chat-strict` takes `format: email`, which `portable` rejects for Gemini). Each target's own section below (*What `T` allows*) and the rule's section say which. The `portable` cell lists each feature once, in parentheses after its family (the case parameter's name, such as `enum-size-limit` or `schema-bytes-limit`, so that a number is never read without what it counts), its placements (root, nested, items, anyOf branch, request) together: a value is allowed when it is allowed at every placement it has a case at, rejected when a target rejects it at any, else no evidence. `toolwire rule ID` counts these same features in its `portable` line and names the placements of the allowed ones.\n"
     );
     let mut rows = Vec::new();
     for rule in REGISTRY.iter() {
@@ -322,7 +384,7 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
             &[
                 "rule",
                 "what it checks",
-                "parameters under `portable` (all its targets together)",
+                "features under `portable` (all its targets together), by family",
                 "targets rejecting some feature of the rule, each its own (newest evidence; which ones: the rule's section and the target's own)",
                 "repair"
             ],
@@ -460,6 +522,10 @@ fn allows_section(out: &mut String, p: &Profile) {
 
 fn profiles_section(out: &mut String, set: &ProfileSet) {
     let _ = writeln!(out, "## Every target's own profile\n");
+    let _ = writeln!(
+        out,
+        "Counted in features at placements, as profile.json lists them (`type-spelling: object` at the root and nested counts twice), not in the features the rule table and `toolwire rule` count once over their placements.\n"
+    );
     let mut rows = Vec::new();
     for p in &set.profiles {
         let count = |s: Status| p.features.iter().filter(|f| f.status == s).count();
@@ -574,6 +640,7 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::Placement;
 
     /// The rule table's values: limits in numeric order, numbers before words.
     /// Each profile's section is linked by the anchor GitHub gives its heading.
@@ -671,6 +738,174 @@ mod tests {
             "`-1`, `2.5`, `4`, `10`, `11`, `64`, `100`, `const`"
         );
         assert_eq!(list(&items, 3), "`-1`, `2.5`, `4` and 5 more");
+    }
+
+    fn feature(
+        parameter: &str,
+        placement: Placement,
+        status: Status,
+    ) -> super::super::FeatureEntry {
+        super::super::FeatureEntry {
+            parameter: parameter.into(),
+            placement,
+            status,
+            rejected_by: Vec::new(),
+            unknown_for: Vec::new(),
+            judged_elsewhere: BTreeMap::new(),
+        }
+    }
+
+    fn profile_of(features: Vec<super::super::FeatureEntry>) -> Profile {
+        Profile {
+            name: "t/one".into(),
+            targets: vec!["t/one".into()],
+            control: Status::Allowed,
+            features,
+            summary: Default::default(),
+            meta_schema: Vec::new(),
+        }
+    }
+
+    /// A synthetic profile (no evidence behind it): each value of a rule's row is under its
+    /// family (trial 78 D7: size-exceeded read `no evidence: 100, 200, ... 1000`, four limit
+    /// families merged, so `1000` could be an enum size or a property count), and a value two
+    /// families share is listed in each with its own status (the old row kept the rejected
+    /// property count `1000` and dropped the enum size `1000` without evidence).
+    #[test]
+    fn a_rows_values_are_each_under_their_family() {
+        let p = profile_of(vec![
+            feature("enum-size-limit: 1000", Placement::Nested, Status::Unknown),
+            feature(
+                "schema-bytes-limit: 10240",
+                Placement::Root,
+                Status::Unknown,
+            ),
+            feature(
+                "property-count-limit: 1000",
+                Placement::Root,
+                Status::Rejected,
+            ),
+            feature("enum-size-limit: 100", Placement::Nested, Status::Unknown),
+        ]);
+        let rule = rules::find("size-exceeded").unwrap();
+        assert_eq!(
+            parameters(&p, rule),
+            "`enum-size-limit` (no evidence: `100`, `1000`); `property-count-limit` \
+             (rejected: `1000`); `schema-bytes-limit` (no evidence: `10240`)"
+        );
+        let p = profile_of(vec![
+            feature(
+                "structure: items-without-type",
+                Placement::Items,
+                Status::Rejected,
+            ),
+            feature("type-missing", Placement::Nested, Status::Unknown),
+        ]);
+        assert_eq!(
+            parameters(&p, rules::find("type-missing").unwrap()),
+            "`structure` (rejected: `items-without-type`); `type-missing` (no evidence)"
+        );
+    }
+
+    /// A feature is counted once over its placements, with the worst of their statuses, as
+    /// the per-family tables of a profile's section merge them: allowed at the root but
+    /// without evidence nested is not "allowed".
+    #[test]
+    fn a_feature_is_one_over_its_placements_and_its_worst_status() {
+        let p = profile_of(vec![
+            feature("type-spelling: object", Placement::Root, Status::Allowed),
+            feature("type-spelling: object", Placement::Nested, Status::Unknown),
+            feature("type-spelling: string", Placement::Root, Status::Allowed),
+            feature("type-spelling: string", Placement::Items, Status::Allowed),
+        ]);
+        let rule = rules::find("type-unsupported").unwrap();
+        let got = rule_features(&p, rule);
+        assert_eq!(
+            got,
+            [
+                RuleFeature {
+                    parameter: "type-spelling: object",
+                    status: Status::Unknown,
+                    placements: vec![Placement::Root, Placement::Nested],
+                },
+                RuleFeature {
+                    parameter: "type-spelling: string",
+                    status: Status::Allowed,
+                    placements: vec![Placement::Root, Placement::Items],
+                },
+            ]
+        );
+        assert_eq!(
+            parameters(&p, rule),
+            "`type-spelling` (allowed: `string`; no evidence: `object`)"
+        );
+    }
+
+    /// A code span of a row's `portable` cell, with the family whose parentheses hold it
+    /// (`None` outside any).
+    type Span = (Option<String>, String);
+
+    /// The `portable` cell of every row of the committed RULES.md (kept fresh by `rules
+    /// --check`) as its rule's id and code spans.
+    fn committed_row_values() -> Vec<(String, Vec<Span>)> {
+        let md = std::fs::read_to_string("reports/RULES.md").unwrap();
+        let mut rows = Vec::new();
+        for line in md.lines().filter(|l| l.starts_with("| [`")) {
+            let cells: Vec<&str> = line.split(" | ").collect();
+            let id = cells[0]
+                .trim_start_matches("| [`")
+                .split('`')
+                .next()
+                .unwrap();
+            let mut spans = Vec::new();
+            let (mut depth, mut family, mut last) = (0usize, None, String::new());
+            let mut chars = cells[2].chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '`' => {
+                        last = chars.by_ref().take_while(|&c| c != '`').collect();
+                        spans.push((family.clone(), last.clone()));
+                    }
+                    '(' => {
+                        if depth == 0 {
+                            family = Some(last.clone());
+                        }
+                        depth += 1;
+                    }
+                    ')' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            family = None;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            rows.push((id.to_string(), spans));
+        }
+        rows
+    }
+
+    /// No number in a rule's `portable` cell of the committed RULES.md stands without its
+    /// limit family (trial 78 D7: size-exceeded's `1000`, property-name-invalid's bare `64`).
+    #[test]
+    fn no_number_in_the_committed_rule_table_is_without_its_family() {
+        let rows = committed_row_values();
+        assert!(rows.len() > 40, "{}", rows.len());
+        let mut numbers = 0;
+        for (id, spans) in rows {
+            for (family, value) in spans {
+                if value.starts_with(|c: char| c.is_ascii_digit()) {
+                    numbers += 1;
+                    let family = family.unwrap_or_default();
+                    assert!(
+                        family.ends_with("-limit"),
+                        "{id}: `{value}` under {family:?}"
+                    );
+                }
+            }
+        }
+        assert!(numbers > 30, "{numbers}");
     }
 
     fn cited(date: &str, read: bool, inferred: bool) -> Cited {

@@ -1312,7 +1312,7 @@ impl Report {
                 count(request, noun)
             ));
         }
-        let unsent: usize = self.files.iter().map(|f| f.unsent).sum();
+        let unsent = self.unsent_requests();
         if unsent > 0 {
             // The reason check exits 1 where no finding is shown (see `builtin_notes`).
             out.push_str(&format!(
@@ -1342,6 +1342,13 @@ impl Report {
         out
     }
 
+    /// How many requests (files, or JSON Lines lines) would send nothing to a target of the
+    /// profile ([`FileSummary::unsent`]): check fails on each as on a finding, and the summary
+    /// line and JSON's `unsent_requests` count them.
+    pub fn unsent_requests(&self) -> usize {
+        self.files.iter().map(|f| f.unsent).sum()
+    }
+
     /// JSON output: the report with counts per rule.
     pub fn json(&self) -> String {
         let mut out = Vec::new();
@@ -1364,12 +1371,18 @@ impl Report {
         files: impl Serialize,
     ) -> std::io::Result<()> {
         use std::io::Write as _;
-        /// The report as output: every field, `ignored` too when empty.
+        /// The report as output: every field, `ignored` too when empty. `hidden_warnings` and
+        /// `unsent_requests` are always present (0 when there is none), so that a program
+        /// reads from the top level what the summary line says: how many warnings
+        /// `--errors-only` left out, and how many requests would send nothing (the reason for
+        /// exit 1 beside an empty `findings`).
         #[derive(Serialize)]
         struct Out<'a, F> {
             profile: &'a str,
             targets: &'a [String],
             errors_only: bool,
+            hidden_warnings: usize,
+            unsent_requests: usize,
             ignored: &'a [String],
             files: F,
             counts: BTreeMap<&'a str, usize>,
@@ -1380,6 +1393,8 @@ impl Report {
             profile: &self.profile,
             targets: &self.targets,
             errors_only: self.errors_only,
+            hidden_warnings: self.warnings_hidden,
+            unsent_requests: self.unsent_requests(),
             ignored: &self.ignored,
             files,
             counts: counts(&self.findings),
@@ -1956,6 +1971,83 @@ mod tests {
             "0 findings (0 errors, 0 warnings); 3 of 3 tools clean under `p` (t); 102 lines of \
              JSON Lines could not be read and were skipped"
         );
+    }
+
+    /// Trial 80 D7: check's JSON carried neither what the summary line says of warnings
+    /// `--errors-only` hid nor of requests that would send nothing, so a gate reading exit 1
+    /// beside `"findings": []` found the reason only by walking every file's notes. Both are
+    /// now top-level counts, present (as 0) when there is none.
+    #[test]
+    fn the_json_counts_hidden_warnings_and_requests_sending_nothing_as_the_summary_does() {
+        let finding = |level| super::Finding {
+            rule: "r".into(),
+            tool: super::Text::from("t".to_string()),
+            tool_index: 0,
+            request: false,
+            pointer: String::new(),
+            message: "m".into(),
+            fix: "f".into(),
+            repairable: false,
+            level,
+            parameter: super::Text::default(),
+            file: super::Text::from("a.json".to_string()),
+            line: None,
+            location: super::Text::default(),
+            subject: super::Subject::Tool,
+            evidence: None,
+        };
+        let file = |unsent| super::FileSummary {
+            file: "a.json".into(),
+            format: "openai".into(),
+            tools: 1,
+            clean: 0,
+            request_findings: 0,
+            without_errors: 0,
+            detected: None,
+            strict: 0,
+            strict_tool_use: 0,
+            gemini_fields: Default::default(),
+            unformed: 0,
+            unreadable_lines: 0,
+            empty_lines: Vec::new(),
+            duplicate_keys: Vec::new(),
+            inexact_numbers: Vec::new(),
+            notes: Vec::new(),
+            unsent,
+        };
+        let report = |findings, files| super::Report {
+            profile: "p".into(),
+            targets: vec!["t".into()],
+            files,
+            findings,
+            errors_only: false,
+            warnings_hidden: 0,
+            ignored: Vec::new(),
+        };
+        let json =
+            |r: &super::Report| -> serde_json::Value { serde_json::from_str(&r.json()).unwrap() };
+        let (warning, error) = (super::Level::Warning, super::Level::Error);
+        let three = vec![finding(error), finding(warning), finding(warning)];
+        let shown = report(three.clone(), vec![file(0)]);
+        assert_eq!(json(&shown)["hidden_warnings"], 0);
+        assert_eq!(json(&shown)["unsent_requests"], 0);
+        let mut hidden = report(three, vec![file(0)]);
+        hidden.errors_only();
+        assert!(
+            hidden
+                .summary()
+                .starts_with("1 error (2 warnings not shown")
+        );
+        assert_eq!(json(&hidden)["hidden_warnings"], 2);
+        assert_eq!(json(&hidden)["findings"].as_array().unwrap().len(), 1);
+        // Two files, one request each sending nothing: counted over the files.
+        let unsent = report(Vec::new(), vec![file(1), file(1)]);
+        assert!(
+            unsent
+                .summary()
+                .ends_with("; 2 requests would send nothing to a target of the profile")
+        );
+        assert_eq!(json(&unsent)["unsent_requests"], 2);
     }
 
     /// `--one-request` numbers tools across files; a duplicate name must still be traced to

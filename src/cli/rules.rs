@@ -122,6 +122,10 @@ pub struct RuleArgs {
     /// Read profiles from this file instead of the ones built into the binary.
     #[arg(long, value_name = "FILE")]
     pub profiles: Option<std::path::PathBuf>,
+    /// Output: `human` or `json` (one rule's entry as an object; without an ID, or with
+    /// `--list`, every rule's entry in a list).
+    #[arg(long, default_value = "human", value_parser = ["human", "json"])]
+    pub format: String,
 }
 
 /// Prints one rule's documentation, or the list of rules (`--list`, or no id). An unknown id
@@ -137,7 +141,17 @@ pub fn run_rule(args: RuleArgs) -> Result<u8> {
         Some(p) => Some(ProfileSet::load(p)?),
         None => None,
     };
+    let json = args.format == "json";
     if args.list || args.id.is_none() {
+        if json {
+            let set = match given {
+                Some(set) => set,
+                None => crate::profile::embedded()?,
+            };
+            let docs: Vec<RuleDoc<'_>> = REGISTRY.iter().map(|r| rule_data(r, &set)).collect();
+            println!("{}", to_json(&docs));
+            return Ok(EXIT_OK);
+        }
         for r in REGISTRY.iter() {
             println!("{:<28} {}", r.id, first_sentence(r.checks));
         }
@@ -168,8 +182,18 @@ pub fn run_rule(args: RuleArgs) -> Result<u8> {
         Some(set) => set,
         None => crate::profile::embedded()?,
     };
-    print!("{}", rule_doc(rule, &set));
+    if json {
+        println!("{}", to_json(&rule_data(rule, &set)));
+    } else {
+        print!("{}", rule_doc(rule, &set));
+    }
     Ok(EXIT_OK)
+}
+
+/// `value` as pretty JSON. Serializing a [`RuleDoc`] cannot fail (strings, lists and maps
+/// with string keys only).
+fn to_json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
 /// The text up to the first sentence end: ". " outside parentheses and not closing "e.g." or
@@ -303,16 +327,82 @@ enum Part {
     Code(String, Vec<String>),
 }
 
-/// The parts of a rule's documentation, in order (see [`rule_doc`]).
-fn rule_parts(rule: &Rule, set: &ProfileSet) -> Vec<Part> {
+/// A rule's registry entry with the evidence behind it, as `toolwire rule ID --format json`
+/// prints it and as every text of the rule ([`rule_doc`], [`rule_doc_markdown`], SARIF's
+/// help) is written from: the texts are the registry's ([`Rule`]), the evidence rows the
+/// profiles' ([`table::rejections`], [`table::meta_schema_evidence`]), never copied.
+#[derive(Debug, serde::Serialize)]
+pub struct RuleDoc<'a> {
+    /// The rule id, e.g. `array-items-missing`.
+    pub id: &'static str,
+    /// What it checks (text's `What it checks`).
+    pub checks: &'static str,
+    /// The case parameters it reports, as prose (text's `Features (case parameters)`).
+    pub features: &'static str,
+    /// The lines of text's `Why (from the evidence)`, in its order: one per row of
+    /// `rejected_by`, or one line saying why there is none (toolwire's own cap, or no
+    /// rejecting evidence yet).
+    pub why: Vec<String>,
+    /// Each target's rejection of one of the rule's features, with the evidence for it, in
+    /// the order of `why`; empty when `why` says there is none.
+    pub rejected_by: Vec<Rejection<'a>>,
+    /// What the `portable` profile says of the rule's features; absent when the profiles
+    /// given have no `portable`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub portable: Option<PortableDoc<'a>>,
+    /// The example's label (text's: `Example`, or what to check it with, or that it is a
+    /// sketch).
+    pub example_label: String,
+    /// A parameters schema (or a tool) that triggers the rule, as JSON text; a sketch with
+    /// `...` where `example_label` says so.
+    pub example: &'static str,
+    /// The target whose profile reports the example as this rule's error where `portable`
+    /// does not; `null` when `portable` does (or the example is a sketch).
+    pub example_target: Option<&'static str>,
+    /// How to fix it by hand.
+    pub fix: &'static str,
+    /// Whether `toolwire repair` fixes it: `yes`, `no` or `partly: ...` with why.
+    pub repair: &'static str,
+    /// Where the rule's evidence table is, in toolwire's repository.
+    pub evidence_table: String,
+}
+
+/// One row of a rule's "Why (from the evidence)": one target rejecting one feature.
+#[derive(Debug, serde::Serialize)]
+pub struct Rejection<'a> {
+    /// The target id, e.g. `gemini/v1beta/parameters`.
+    pub target: &'a str,
+    /// The case parameter, e.g. `structure: array-without-items`; for `meta-schema-invalid`,
+    /// which has no case of its own, the class of schemas its evidence speaks of.
+    pub parameter: &'a str,
+    /// Where in a tool the feature sits (`nested`, `root`, ...); `any` for
+    /// `meta-schema-invalid`.
+    pub placement: String,
+    /// The placement whose verdict the target was given, when it has no evidence at this one
+    /// ([`crate::profile::FeatureEntry::judged_elsewhere`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged_from: Option<crate::case::Placement>,
+    /// The case whose matrix cell decided it.
+    pub case: &'a str,
+    /// The evidence the verdict dates from, as reports/profile.json cites it.
+    pub since: &'a crate::profile::Cited,
+    /// The newest evidence, the one that decides the verdict, as reports/profile.json cites it.
+    pub latest: &'a crate::profile::Cited,
+}
+
+/// What the `portable` profile says of a rule (text's `Under `portable` (...)` line).
+#[derive(Debug, serde::Serialize)]
+pub struct PortableDoc<'a> {
+    /// The profile's targets, in its order.
+    pub targets: &'a [String],
+    /// The line as text shows it: how many of the rule's features are allowed, rejected and
+    /// unknown (or, for `meta-schema-invalid`, which targets reject by the meta-schema).
+    pub summary: String,
+}
+
+/// A rule's [`RuleDoc`] under the profiles `set`.
+pub fn rule_data<'a>(rule: &'a Rule, set: &'a ProfileSet) -> RuleDoc<'a> {
     use std::fmt::Write;
-    let mut parts = vec![
-        Part::Lines("What it checks".into(), vec![rule.checks.to_string()]),
-        Part::Inline(
-            "Features (case parameters)".into(),
-            rule.features.to_string(),
-        ),
-    ];
     // One line per piece of rejecting evidence: since when, and the newest when it differs.
     let line_of = |target: &str, what: &str, e: &crate::profile::TargetEvidence| {
         let mut line = format!(
@@ -330,46 +420,94 @@ fn rule_parts(rule: &Rule, set: &ProfileSet) -> Vec<Part> {
         }
         line
     };
-    let mut lines = Vec::new();
+    let row = |parameter: &'a str,
+               placement: String,
+               judged_from: Option<crate::case::Placement>,
+               e: &'a crate::profile::TargetEvidence| Rejection {
+        target: &e.target,
+        parameter,
+        placement,
+        judged_from,
+        case: &e.case,
+        since: &e.since,
+        latest: &e.latest,
+    };
+    let mut rows = Vec::new();
     for (f, e) in table::rejections(set, rule) {
         let what = match crate::profile::judged_from(&f.judged_elsewhere, &e.target) {
             Some(judged) => format!("`{}` ({}, {judged})", f.parameter, f.placement),
             None => format!("`{}` ({})", f.parameter, f.placement),
         };
-        lines.push(line_of(&e.target, &what, e));
+        let judged = f.judged_elsewhere.get(&e.target).copied();
+        rows.push((
+            line_of(&e.target, &what, e),
+            row(&f.parameter, f.placement.to_string(), judged, e),
+        ));
     }
     if rule.id == table::META_SCHEMA_RULE {
         // The rule has no case: its evidence is the profiles' meta-schema requirement, the
         // same items `check` cites for its findings.
         let what = format!("{} (any placement)", table::META_SCHEMA_FEATURE);
         for e in table::meta_schema_evidence(set) {
-            lines.push(line_of(&e.target, &what, e));
+            rows.push((
+                line_of(&e.target, &what, e),
+                row(table::META_SCHEMA_FEATURE, "any".to_string(), None, e),
+            ));
         }
     }
-    lines.sort();
-    lines.dedup();
+    // Ordered and made distinct by the line shown, so that the rows are the lines.
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows.dedup_by(|a, b| a.0 == b.0);
+    let (mut why, mut rejected_by): (Vec<String>, Vec<Rejection<'a>>) = rows.into_iter().unzip();
     if table::is_own_cap(rule.id) {
-        lines = vec![format!("None: {}.", table::OWN_CAP)];
-    } else if lines.is_empty() {
-        lines = vec!["No target has rejecting evidence for these features yet.".to_string()];
+        why = vec![format!("None: {}.", table::OWN_CAP)];
+        rejected_by.clear();
+    } else if why.is_empty() {
+        why = vec!["No target has rejecting evidence for these features yet.".to_string()];
     }
-    parts.push(Part::Lines("Why (from the evidence)".into(), lines));
-    if let Some(p) = set.get(PORTABLE) {
+    RuleDoc {
+        id: rule.id,
+        checks: rule.checks,
+        features: rule.features,
+        why,
+        rejected_by,
+        portable: set.get(PORTABLE).map(|p| PortableDoc {
+            targets: &p.targets,
+            summary: portable_line(p, rule),
+        }),
+        example_label: rule.example_label(),
+        example: rule.example,
+        example_target: rule.example_target,
+        fix: rule.fix,
+        repair: rule.repair,
+        // Said as toolwire's file: SARIF carries this page into a user's repository, where a
+        // bare `reports/RULES.md` would name a file that is not there.
+        evidence_table: format!("reports/RULES.md#{} in toolwire's repository", rule.id),
+    }
+}
+
+/// The parts of a rule's documentation, in order (see [`rule_doc`]), from its [`RuleDoc`].
+fn rule_parts(rule: &Rule, set: &ProfileSet) -> Vec<Part> {
+    let doc = rule_data(rule, set);
+    let mut parts = vec![
+        Part::Lines("What it checks".into(), vec![doc.checks.to_string()]),
+        Part::Inline(
+            "Features (case parameters)".into(),
+            doc.features.to_string(),
+        ),
+        Part::Lines("Why (from the evidence)".into(), doc.why),
+    ];
+    if let Some(p) = doc.portable {
         parts.push(Part::Inline(
             format!("Under `portable` ({})", p.targets.join(", ")),
-            portable_line(p, rule),
+            p.summary,
         ));
     }
     parts.extend([
-        Part::Code(rule.example_label(), vec![rule.example.to_string()]),
-        Part::Lines("Fix".into(), vec![rule.fix.to_string()]),
-        Part::Inline("Repair".into(), rule.repair.to_string()),
-        // Said as toolwire's file: SARIF carries this page into a user's repository, where a
-        // bare `reports/RULES.md` would name a file that is not there.
-        Part::Inline(
-            "Evidence table".into(),
-            format!("reports/RULES.md#{} in toolwire's repository", rule.id),
-        ),
+        Part::Code(doc.example_label, vec![doc.example.to_string()]),
+        Part::Lines("Fix".into(), vec![doc.fix.to_string()]),
+        Part::Inline("Repair".into(), doc.repair.to_string()),
+        Part::Inline("Evidence table".into(), doc.evidence_table),
     ]);
     parts
 }
@@ -617,6 +755,82 @@ mod tests {
         c.not_verbatim = false;
         assert_eq!(cited(&c), "report evidence, https://example.org/r");
         assert_eq!(c.label(), "report 2025-04-09");
+    }
+
+    /// Trial 80 D6: `rule` had no machine format (`rule --format json` exited 2). Its JSON
+    /// entry is the text's pieces, not a second copy: for every rule, each part the text
+    /// prints is a field of the entry, and each `Why` line stands for one evidence row that
+    /// is the profiles' own.
+    #[test]
+    fn every_rules_json_entry_says_what_its_text_says() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let mut rows = 0;
+        for rule in REGISTRY.iter() {
+            let doc = rule_data(rule, &set);
+            let text = rule_doc(rule, &set);
+            let json = serde_json::to_value(&doc).unwrap();
+            assert_eq!(json["id"], rule.id);
+            for field in ["checks", "features", "example", "fix", "repair"] {
+                let value = json[field].as_str().unwrap();
+                assert!(
+                    text.contains(value),
+                    "{}: {field} {value:?} not in {text}",
+                    rule.id
+                );
+            }
+            let why = json["why"].as_array().unwrap();
+            for line in why {
+                let line = format!("\n  {}\n", line.as_str().unwrap());
+                assert!(text.contains(&line), "{}: {line:?} not in {text}", rule.id);
+            }
+            let rejected = json["rejected_by"].as_array().unwrap();
+            if !rejected.is_empty() {
+                assert_eq!(rejected.len(), why.len(), "{}", rule.id);
+            }
+            for (row, line) in rejected.iter().zip(why) {
+                let line = line.as_str().unwrap();
+                let target = row["target"].as_str().unwrap();
+                assert!(line.starts_with(&format!("{target} rejects ")), "{line}");
+                let param = row["parameter"].as_str().unwrap();
+                assert!(line.contains(param), "{line} / {param}");
+                // The evidence is profile.json's item, whole: `via` and the marks included.
+                let own = set
+                    .get(target)
+                    .unwrap()
+                    .features
+                    .iter()
+                    .flat_map(|f| &f.rejected_by)
+                    .chain(&set.get(target).unwrap().meta_schema)
+                    .any(|e| {
+                        serde_json::to_value(&e.since).unwrap() == row["since"]
+                            && serde_json::to_value(&e.latest).unwrap() == row["latest"]
+                            && e.case == row["case"].as_str().unwrap()
+                    });
+                assert!(
+                    own,
+                    "{}: {row} is no evidence of {target}'s profile",
+                    rule.id
+                );
+                rows += 1;
+            }
+            let portable = &json["portable"];
+            let shown = format!(
+                "Under `portable` ({}): {}",
+                portable["targets"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                portable["summary"].as_str().unwrap()
+            );
+            assert!(text.contains(&shown), "{shown:?} not in {text}");
+        }
+        assert!(
+            rows > 0,
+            "no rule has an evidence row: the comparison read nothing"
+        );
     }
 
     /// A generated file that is not there was called stale.

@@ -1723,3 +1723,168 @@ fn answers_marked_by_the_emulator_are_never_folded_in_behind_a_relay() {
         "{stderr}"
     );
 }
+
+/// Trial 80 D2–D6: a CI consumer found fields in every command's JSON that the README never
+/// named (`via`, check's `line` and `duplicate_keys`, compile's `check`, `wire`, `request`,
+/// explain's `located`, ...). README's "Machine-readable output" section (and its
+/// profile.json table) names every key these runs print, at any depth but inside the values
+/// that are data rather than toolwire's report (a compiled tool block, a request body, the
+/// arguments checked, a rule's example): a field added without its documentation fails here.
+#[test]
+fn the_readme_names_every_field_of_the_json_outputs() {
+    use std::process::Command;
+    let readme = std::fs::read_to_string("README.md").expect("README.md reads");
+    let start = readme
+        .find("### Machine-readable output")
+        .expect("the README's machine-readable output section");
+    let end = readme[start..]
+        .find("\nThe three lists are exclusive")
+        .map(|e| start + e)
+        .expect("the end of the profile.json table");
+    let section = &readme[start..end];
+    // A key is named when it stands as a word of its own (`a_b`, not inside `x_a_b`).
+    let named = |key: &str| {
+        section.match_indices(key).any(|(i, _)| {
+            let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            let before = section[..i].chars().next_back().is_none_or(|c| !word(c));
+            let after = section[i + key.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !word(c));
+            before && after
+        })
+    };
+    // Values that are data, not the report's fields (`counts` is keyed by rule id).
+    const DATA: [&str; 7] = [
+        "wire",
+        "request",
+        "arguments",
+        "to",
+        "example",
+        "values",
+        "counts",
+    ];
+    fn keys(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, v) in m {
+                    out.insert(k.clone());
+                    if !DATA.contains(&k.as_str()) {
+                        keys(v, out);
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|v| keys(v, out)),
+            _ => {}
+        }
+    }
+    let runs: [(&[&str], bool); 10] = [
+        (
+            &["check", "--format", "json", "examples/openai-tools.json"],
+            false,
+        ),
+        (
+            &[
+                "check",
+                "--format",
+                "json",
+                "--profiles",
+                "tests/cli/check/profiles.json",
+                "tests/cli/check/builtins-only.json",
+                "tests/cli/check/empty-lines.jsonl",
+                "tests/cli/check/inexact-number.json",
+                "tests/cli/check/bad-lines.jsonl",
+                "tests/cli/check/too-many-tools.json",
+                "tests/cli/repair/duplicate-keys-lost.json",
+            ],
+            false,
+        ),
+        (
+            &[
+                "check",
+                "--format",
+                "json",
+                "--target",
+                "openai/chat-strict",
+                "examples/openai-tools.json",
+            ],
+            false,
+        ),
+        (
+            &["repair", "--format", "json", "examples/mcp-tools-list.json"],
+            true,
+        ),
+        (
+            &[
+                "repair",
+                "--format",
+                "json",
+                "tests/cli/repair/duplicate-keys-lost.json",
+            ],
+            true,
+        ),
+        (
+            &[
+                "compile",
+                "--format",
+                "json",
+                "--target",
+                "openai/chat-strict",
+                "examples/openai-tools.json",
+            ],
+            true,
+        ),
+        (
+            &[
+                "args",
+                "--format",
+                "json",
+                "--schema",
+                "examples/mcp-tools-list.json",
+                "--tool",
+                "get_weather",
+                "--call",
+                r#"{"city": 3, "days": "2"}"#,
+            ],
+            false,
+        ),
+        (
+            &["explain", "--format", "json", "examples/gemini-error.txt"],
+            false,
+        ),
+        (&["rule", "--format", "json"], false),
+        (&["rule", "--format", "json", "array-items-missing"], false),
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for (args, on_stderr) in runs {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(args)
+            .output()
+            .expect("toolwire runs");
+        let text = if on_stderr { &out.stderr } else { &out.stdout };
+        let value: serde_json::Value = serde_json::from_slice(text)
+            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out:?}"));
+        keys(&value, &mut seen);
+    }
+    // reports/profile.json, whose table is part of the section.
+    let profile: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("reports/profile.json").expect("reports/profile.json reads"),
+    )
+    .expect("reports/profile.json is JSON");
+    keys(&profile["evidence"], &mut seen);
+    for must in [
+        "via",
+        "line",
+        "duplicate_keys",
+        "located",
+        "hidden_warnings",
+        "rejected_by",
+    ] {
+        assert!(seen.contains(must), "no run printed `{must}`: {seen:?}");
+    }
+    let missing: Vec<&String> = seen.iter().filter(|k| !named(k)).collect();
+    assert!(
+        missing.is_empty(),
+        "README's machine-readable output section does not name {missing:?}"
+    );
+}

@@ -144,10 +144,7 @@ pub fn run_rule(args: RuleArgs) -> Result<u8> {
     let json = args.format == "json";
     if args.list || args.id.is_none() {
         if json {
-            let set = match given {
-                Some(set) => set,
-                None => crate::profile::embedded()?,
-            };
+            let set = or_embedded(given)?;
             let docs: Vec<RuleDoc<'_>> = REGISTRY.iter().map(|r| rule_data(r, &set)).collect();
             println!("{}", to_json(&docs));
             return Ok(EXIT_OK);
@@ -178,16 +175,22 @@ pub fn run_rule(args: RuleArgs) -> Result<u8> {
             REGISTRY.len()
         )));
     };
-    let set = match given {
-        Some(set) => set,
-        None => crate::profile::embedded()?,
-    };
+    let set = or_embedded(given)?;
     if json {
         println!("{}", to_json(&rule_data(rule, &set)));
     } else {
         print!("{}", rule_doc(rule, &set));
     }
     Ok(EXIT_OK)
+}
+
+/// The profiles given with `--profiles`, else the ones built into the binary (read only when
+/// something is printed from them: the text list is not).
+fn or_embedded(given: Option<ProfileSet>) -> Result<ProfileSet> {
+    match given {
+        Some(set) => Ok(set),
+        None => crate::profile::embedded(),
+    }
 }
 
 /// `value` as pretty JSON. Serializing a [`RuleDoc`] cannot fail (strings, lists and maps

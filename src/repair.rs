@@ -185,7 +185,8 @@ pub struct Change {
     /// `compile` names a place of the schema as given, the one the user edits, also where it
     /// moved that place (a schema strict mode wrapped in `anyOf` is named itself, one inlined
     /// from a `$ref` is named at the definition the reference reaches), and so does `repair`
-    /// ([`place::name_as_given`]).
+    /// ([`place::name_as_given`]); a place compile wrote below the schema as given is named by
+    /// the place as given it is in, so compile's pointers resolve in the schema as given.
     pub pointer: String,
     /// The rule whose finding it answers; empty for a loss no finding asked for: a key
     /// written twice whose first value the rewritten file no longer holds
@@ -207,7 +208,9 @@ pub struct Change {
 /// Why a tool could not be repaired.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Refusal {
-    /// JSON Pointer into the tool's schema as given, as for [`Change::pointer`].
+    /// JSON Pointer into the tool's schema as given, as for [`Change::pointer`]: `compile`
+    /// names a place its offline model (or its wire form) names in the schema as compiled by
+    /// the place as given it is in, so its pointers resolve in the schema as given (RFC 6901).
     pub pointer: String,
     /// The rule id of the finding left unrepaired (`toolwire rule ID` documents it).
     pub rule: String,

@@ -367,22 +367,32 @@ fn compile_once(
             r.index
         );
     }
-    // Each result holds its own tool: a canonical copy is kept only where compile may move
-    // places, for the change lines to name the places the user edits
-    // ([`repair::place::original_place`]):
+    // Each result holds its own tool, and its canonical form is kept beside it (moved, not
+    // copied): every change line and refusal names a place of the tool as given
+    // ([`name_in_given`]), and what compile sends may hold places the tool as given lacks, in
+    // every form (a type list made of `"any"`, a repair's rewrite the model then names).
+    // Places are followed back through compile's moves, and the steps that judge the schema
+    // as given read it, only where compile may move places ([`repair::place::original_place`]):
     // a strict form wraps schemas in `anyOf`, repair inlines what a `$ref` reaches.
-    let originals: Vec<Option<Value>> = canonical
-        .into_iter()
-        .map(|t| {
-            t.parameters
+    let canonicals: Vec<Option<Value>> = canonical.into_iter().map(|t| t.parameters).collect();
+    let originals: Vec<Option<&Value>> = canonicals
+        .iter()
+        .map(|p| {
+            p.as_ref()
                 .filter(|p| form != wire::Form::Plain || repair::place::has_ref(p))
         })
+        .collect();
+    // The places the canonical rewrites wrote anew (a `true` branch as `{}`, a `true` root):
+    // nothing below them is in the tool as given.
+    let rewritten: Vec<Vec<String>> = written
+        .iter()
+        .map(|w| w.iter().map(|c| c.pointer.clone()).collect())
         .collect();
     for (((r, written), root), given) in results
         .iter_mut()
         .zip(written)
         .zip(root_refusals)
-        .zip(&originals)
+        .zip(originals.iter().copied())
     {
         if let Some(refusal) = root {
             // Repair may have refused it too, by the profile's word: this reason is the
@@ -413,7 +423,7 @@ fn compile_once(
         // loops is left to `broken_ref` below, which words it as every command does ("a cycle
         // of references ... that never reaches a schema").
         if form != wire::Form::Plain
-            && let Some(given) = given.as_ref()
+            && let Some(given) = given
             && crate::schema::broken_ref(given).is_none()
             && let Some((at, problem)) = crate::schema::in_place::ref_loop(given)
         {
@@ -439,7 +449,7 @@ fn compile_once(
             }
         }
         if let Some(schema) = r.tool.parameters.as_mut() {
-            match wire::apply(form, schema, given.as_ref(), opts.max_inline_nodes) {
+            match wire::apply(form, schema, given, opts.max_inline_nodes) {
                 Ok(changes) => {
                     if !changes.is_empty() && r.outcome == Outcome::Unchanged {
                         r.outcome = Outcome::Repaired;
@@ -545,7 +555,12 @@ fn compile_once(
             break (body, reply, classified, sent);
         }
     };
-    for ((r, original), given) in results.iter_mut().zip(&originals).zip(&given_warnings) {
+    for (((r, original), given), (canonical, rewritten)) in results
+        .iter_mut()
+        .zip(originals.iter().copied())
+        .zip(&given_warnings)
+        .zip(canonicals.iter().zip(&rewritten))
+    {
         if let Some(compiled) = &r.tool.parameters {
             written_again(&mut r.changes, compiled);
         }
@@ -570,13 +585,25 @@ fn compile_once(
             }
             wire::default_out_of_reach(&mut r.changes, original);
         }
+        if let Some(canonical) = canonical {
+            name_in_given(r, canonical, rewritten);
+        }
         left_as_compiled(r, profile, given);
     }
     if every_blocker {
         let mut values_left = BLOCKER_SEARCH_BUDGET;
-        for (r, original) in results.iter_mut().zip(originals) {
+        for (((r, original), canonical), rewritten) in results
+            .iter_mut()
+            .zip(originals)
+            .zip(&canonicals)
+            .zip(&rewritten)
+        {
             if r.outcome == Outcome::Refused {
                 name_every_blocker(r, original, target, profile, opts, check, &mut values_left);
+                // Found in a form of the tool with places taken out: named as given again.
+                if let Some(canonical) = canonical {
+                    name_in_given(r, canonical, rewritten);
+                }
             }
         }
     }
@@ -729,7 +756,7 @@ struct Round<'a> {
     check: &'a CheckProfile<'a>,
     /// Each tool's parameters schema as given (canonical), where compile keeps it
     /// ([`wire::apply`] judges optional nulls there).
-    originals: &'a [Option<Value>],
+    originals: &'a [Option<&'a Value>],
 }
 
 /// The model's errors compile acted on, as (tool, place, rule): the same error named again
@@ -841,7 +868,7 @@ impl Round<'_> {
                 // that is now an object): apply it again (it leaves a done form alone).
                 let r = &mut results[i];
                 if let Some(schema) = r.tool.parameters.as_mut() {
-                    match wire::apply(form, schema, originals[i].as_ref(), opts.max_inline_nodes) {
+                    match wire::apply(form, schema, originals[i], opts.max_inline_nodes) {
                         // What the form did here already (closing an object again after a
                         // keyword its `additionalProperties: false` rested on was dropped)
                         // is said once, by its first line.
@@ -882,7 +909,7 @@ impl Round<'_> {
                         Some(pointer),
                         &taken,
                         &basis,
-                        originals[i].as_ref(),
+                        originals[i],
                     ) {
                         Ok(place) => {
                             progress = true;
@@ -1266,7 +1293,7 @@ fn localize_rejection(
             alone.pointer.as_deref(),
             &taken,
             &basis,
-            originals[i].as_ref(),
+            originals[i],
         );
         let Err(not) = repaired else {
             continue;
@@ -1750,6 +1777,49 @@ fn refuse(r: &mut ToolRepair, pointer: String, reason: String) {
     });
 }
 
+/// Names every change and refusal of `r` at a place of its parameters schema as given, which
+/// `canonical` (compile's canonical form of it) holds but for what `rewritten` (the places the
+/// canonical rewrites wrote anew) replaced: a place compile wrote below the schema as given
+/// is named by the deepest place as given it is in ([`repair::place::resolving_prefix`]), the
+/// one the user edits. A strict form's `type: ["any", "null"]` made of `type: "any"` was named
+/// `/type/0`, into the string as given, and every consumer resolving it found nothing (trial 80
+/// D1). A refusal named so says the place as compiled too, for the model's words (`['any',
+/// 'null']`) name what compile wrote, not what the user did.
+fn name_in_given(r: &mut ToolRepair, canonical: &Value, rewritten: &[String]) {
+    let as_given = |pointer: &str| -> String {
+        let place = repair::place::resolving_prefix(canonical, pointer);
+        let outermost = rewritten
+            .iter()
+            .filter(|w| w.len() < place.len() && at_or_inside(place, w))
+            .min_by_key(|w| w.len());
+        outermost.map_or(place, String::as_str).to_string()
+    };
+    let mut moved = false;
+    for c in &mut r.changes {
+        let place = as_given(&c.pointer);
+        moved |= place != c.pointer;
+        c.pointer = place;
+    }
+    for x in &mut r.refusals {
+        let place = as_given(&x.pointer);
+        if place != x.pointer {
+            moved = true;
+            x.reason.push_str(&format!(
+                " (named at `{}` in the schema as compiled: the tool as given has nothing \
+                 there, and this is the place as given it is in)",
+                x.pointer
+            ));
+            x.pointer = place;
+        }
+    }
+    if moved {
+        let mut said = HashSet::new();
+        r.changes.retain(|c| said.insert(c.clone()));
+        let mut said = HashSet::new();
+        r.refusals.retain(|x| said.insert(x.clone()));
+    }
+}
+
 /// How many times a refused tool is compiled again to find the places past those it was
 /// refused at ([`name_every_blocker`]): each time finds at least one more (the offline model
 /// names one per answer), and each costs a compile of that tool alone, so the cost stays
@@ -1818,7 +1888,7 @@ fn at_or_inside(inner: &str, outer: &str) -> bool {
 /// schema is not searched.
 fn name_every_blocker(
     r: &mut ToolRepair,
-    canonical: Option<Value>,
+    canonical: Option<&Value>,
     target: &str,
     profile: &CompiledProfile,
     opts: &repair::Options,
@@ -1828,8 +1898,16 @@ fn name_every_blocker(
     if r.refusals.iter().any(of_the_whole_schema) {
         return;
     }
-    let Some(before) = canonical.or_else(|| r.tool.parameters.clone()) else {
-        return;
+    let compiled;
+    let before = match canonical {
+        Some(c) => c,
+        None => match r.tool.parameters.clone() {
+            Some(p) => {
+                compiled = p;
+                &compiled
+            }
+            None => return,
+        },
     };
     let mut probe = before.clone();
     let size = crate::json::value_count(&probe);
@@ -1889,7 +1967,7 @@ fn name_every_blocker(
                 || taken
                     .iter()
                     .any(|t| at_or_inside(t, &x.pointer) || at_or_inside(&x.pointer, t))
-                || refers_into(&before, &probe, &x.pointer, &taken)
+                || refers_into(before, &probe, &x.pointer, &taken)
         };
         if again.refusals.iter().any(made_by_taking_out) {
             return;

@@ -1969,7 +1969,7 @@ fn the_search_for_more_places_stops_when_its_budget_is_spent() {
     let mut left = size - 1;
     name_every_blocker(
         &mut poor,
-        t.parameters.clone(),
+        t.parameters.as_ref(),
         target,
         &p,
         &opts,
@@ -1991,7 +1991,7 @@ fn the_search_for_more_places_stops_when_its_budget_is_spent() {
     let mut left = 10 * size;
     name_every_blocker(
         &mut rich,
-        t.parameters.clone(),
+        t.parameters.as_ref(),
         target,
         &p,
         &opts,
@@ -4022,4 +4022,100 @@ fn an_empty_all_of_is_dropped_and_an_empty_any_of_still_refused() {
             c.tools[0].changes
         );
     }
+}
+
+/// Trial 80 D1: every change line and refusal of compile names a place of the tool's schema
+/// as given (RFC 6901, resolving there), whatever compile wrote below it. Before, an optional
+/// `type: "any"` that a strict form made `["any", "null"]` was refused at `…/type/0` (into the
+/// string as given: 11 BFCL tools), a union whose null branch a repair took out before the
+/// form wrapped it at `…/anyOf/0/anyOf/1` (LiveMCPBench line 156), and the changes inside a
+/// `oneOf` repair wrote as `anyOf` were named `…/anyOf/1/…` (openai/responses-strict, GitHub's
+/// `update_issue_assignees`). The shapes are those corpus tools, reduced, and others compile
+/// rewrites (a `true` branch, `any` in `items`, a joined type), for each strict form and some
+/// plain ones.
+#[test]
+fn every_place_compile_names_is_in_the_tool_as_given() {
+    let shapes = [
+        json!({"type":"dict","required":["model"],"properties":{
+            "model":{"type":"any","description":"A trained model."},
+            "scaler":{"type":"any","description":"A fitted scaler.","default":null}}}),
+        json!({"type":"object","required":["data"],"properties":{
+            "data":{"type":"array","items":{"type":"number"}},
+            "binNumber":{"anyOf":[{"type":"number"},{"not":{}},{"type":"null"}],
+                "default":null,"description":"Number of intervals."}}}),
+        json!({"type":"object","properties":{"assignees":{"type":"array","items":{"oneOf":[
+            {"type":"string"},
+            {"type":"object","required":["login"],"properties":{
+                "login":{"type":"string"},"rationale":{"type":"string","maxLength":280}}}]}}}}),
+        json!({"type":"object","properties":{"o":{"type":"object","properties":{
+            "d":{"type":"any"}}}}}),
+        json!({"type":"object","properties":{"t":{"anyOf":[true,{"type":"string"}]}}}),
+        json!({"type":"object","properties":{"l":{"type":"array","items":{"type":"any"}}}}),
+        json!({"type":"object","properties":{"j":{"type":"int|str"}}}),
+        json!({"type":"object","properties":{"pages":{"description":"Pages.","anyOf":[
+            {"type":"array","items":{"type":"integer"},"minItems":1},
+            {"type":"string","minLength":1}]}}}),
+    ];
+    let set = crate::profile::embedded_set().unwrap();
+    let plain = [
+        "openai/chat",
+        "gemini/v1beta/parameters",
+        "anthropic/messages",
+    ];
+    for target in STRICT.into_iter().chain(plain) {
+        let p = CompiledProfile::new(set.get(target).unwrap());
+        for given in &shapes {
+            let c = super::compile(&[tool("t", given.clone())], target, &p, &Default::default())
+                .unwrap();
+            let r = &c.tools[0];
+            let changes = r.changes.iter().map(|c| &c.pointer);
+            for at in changes.chain(r.refusals.iter().map(|x| &x.pointer)) {
+                assert!(
+                    given.pointer(at).is_some(),
+                    "{target}: {at:?} is not in {given}: {r:#?}"
+                );
+            }
+        }
+    }
+    let target = "openai/chat-strict";
+    let p = CompiledProfile::new(set.get(target).unwrap());
+    let refusals = |given: &Value| {
+        let c = super::compile(&[tool("t", given.clone())], target, &p, &Default::default());
+        c.unwrap().tools.remove(0).refusals
+    };
+    let any = refusals(&shapes[0]);
+    let places: Vec<&str> = any.iter().map(|x| x.pointer.as_str()).collect();
+    assert_eq!(
+        places,
+        ["/properties/model/type", "/properties/scaler/type"]
+    );
+    assert!(
+        any[1]
+            .reason
+            .contains("named at `/properties/scaler/type/0` in the schema as compiled"),
+        "{}",
+        any[1].reason
+    );
+    let union = refusals(&shapes[1]);
+    let places: Vec<&str> = union.iter().map(|x| x.pointer.as_str()).collect();
+    assert_eq!(places, ["/properties/binNumber/anyOf/1"]);
+    // DeepSeek strict's dropped bound in a branch of a union it then wrapped (LiveMCPBench's
+    // `read_pdf`) is named in that branch, not beside the union.
+    let target = "deepseek/beta-strict";
+    let p = CompiledProfile::new(set.get(target).unwrap());
+    let c = super::compile(
+        &[tool("t", shapes[7].clone())],
+        target,
+        &p,
+        &Default::default(),
+    );
+    let c = c.unwrap();
+    assert!(
+        c.tools[0]
+            .changes
+            .iter()
+            .any(|ch| ch.pointer == "/properties/pages/anyOf/0/minItems"),
+        "{:#?}",
+        c.tools[0].changes
+    );
 }

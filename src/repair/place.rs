@@ -190,9 +190,27 @@ fn followed_back<'v>(
                 .and_then(Value::as_array)
                 .is_some_and(|b| b.len() == 2 && b[1] == serde_json::json!({"type": "null"}))
     };
+    // A wrap of a union holds it whole as its first branch (`anyOf: [{anyOf: [..]}, null]`),
+    // where the union as given does not start with a union of its own: a schema as given that
+    // admits null by a null branch is wrapped when a repair took that branch out first
+    // (LiveMCPBench's `anyOf: [number, {not: {}}, null]`, trial 80 D1).
+    fn first_branch(v: &Value) -> Option<&Value> {
+        v.get("anyOf")?.get(0)
+    }
+    let union_wrapped = |n: &Value, c: Option<&Value>| {
+        c.and_then(first_branch)
+            .is_some_and(|b| b.get("anyOf").is_some())
+            && first_branch(n).is_some_and(|b| b.get("anyOf").is_none())
+    };
     let mut place = String::new();
     let (mut here, mut there) = (Some(original), Some(compiled));
     let (mut i, mut hops) = (0, 0);
+    // The last schema passed on the way that holds a `$ref` beside other keywords, and where:
+    // repair merges the two (`merge_ref_siblings`), so a place the siblings lack may be one
+    // the reference reaches (`a: {$ref: D4, properties: {s}}` merged, its `properties/a` is
+    // D4's). Without it, the places inside a merged chain named nothing as given (trial 80 D1).
+    let mut holder: Option<(&Value, String, usize, Option<&Value>)> = None;
+    let mut retries = 0;
     while let Some(t) = tokens.get(i) {
         let Some(n) = here else {
             place = crate::json::push_token(&place, t);
@@ -202,7 +220,8 @@ fn followed_back<'v>(
         if t == "anyOf"
             && tokens.get(i + 1).is_some_and(|z| z == "0")
             && wrapped(there)
-            && !crate::compile::wire::admits_null(n)
+            && (!crate::compile::wire::admits_null(n) || union_wrapped(n, there))
+            && !own_branch(n, &tokens[i..])
         {
             there = there
                 .and_then(|c| child(c, "anyOf"))
@@ -210,9 +229,31 @@ fn followed_back<'v>(
             i += 2;
             continue;
         }
-        if let Some(next) = child(n, t) {
+        // Repair writes a `oneOf` whose branches exclude each other as `anyOf`
+        // (`one_of_as_any_of`): what the form did below it is below the `oneOf` as given
+        // (trial 80 D1: openai/responses-strict, GitHub's `items: {oneOf: [..]}`).
+        let as_given = if t == "anyOf"
+            && n.get("anyOf").is_none()
+            && n.get("oneOf").is_some()
+            && there.is_some_and(|c| c.get("oneOf").is_none())
+        {
+            "oneOf"
+        } else {
+            t.as_str()
+        };
+        if let Some((given, made)) = null_branches_out(n, as_given, there, t, tokens.get(i + 1)) {
+            (here, there) = (Some(&n[as_given][given]), Some(made));
+            place = crate::json::push_token(&place, as_given);
+            place = crate::json::push_token(&place, &given.to_string());
+            (i, hops) = (i + 2, 0);
+            continue;
+        }
+        if let Some(next) = child(n, as_given) {
+            if n.get("$ref").is_some() {
+                holder = Some((n, place.clone(), i, there));
+            }
             (here, there) = (Some(next), there.and_then(|c| child(c, t)));
-            place = crate::json::push_token(&place, t);
+            place = crate::json::push_token(&place, as_given);
             (i, hops) = (i + 1, 0);
             continue;
         }
@@ -226,11 +267,85 @@ fn followed_back<'v>(
         match target {
             Some((v, p)) if hops < crate::schema::refs::MAX_REF_HOPS => {
                 (here, place, hops) = (Some(v), p, hops + 1);
+                continue;
             }
             _ => here = None,
         }
+        let Some((h, at, from, was_there)) = holder.take() else {
+            continue;
+        };
+        let reached =
+            h.get("$ref").and_then(Value::as_str).and_then(
+                |r| match crate::schema::refs::step_from(original, &at, r) {
+                    crate::schema::refs::Step::Local(v, p) => Some((v, p)),
+                    _ => None,
+                },
+            );
+        if let Some((v, p)) = reached
+            && retries < crate::schema::refs::MAX_REF_HOPS
+        {
+            retries += 1;
+            (here, place, i, there, hops) = (Some(v), p, from, was_there, 0);
+        }
     }
     (place, here)
+}
+
+/// Whether `rest` (tokens from an `anyOf`, `0`) names a place of `given` read as written, and
+/// not read as a wrap's (without the `anyOf`, `0`): a change recorded before the form wrapped
+/// the union as given (DeepSeek strict's dropped `minItems` in its first branch) names that
+/// branch, not a keyword beside the union (LiveMCPBench's `read_pdf`, `pages`).
+fn own_branch(given: &Value, rest: &[String]) -> bool {
+    let resolves = |tokens: &[String]| {
+        tokens
+            .iter()
+            .try_fold(given, |v, t| crate::json::child(v, t))
+            .is_some()
+    };
+    rest.len() > 2 && resolves(rest) && !resolves(&rest[2..])
+}
+
+/// Where branch `index` (a token) of the union `keyword` (`anyOf`, `oneOf`) of `made` was in
+/// the union `given_keyword` of `given`, when the union was made from the one given by taking
+/// its null branches (`{"type": "null"}`) out, the others kept in order: their position in
+/// `given`, and the branch in `made`. `None` when the lists are the same length, or differ
+/// otherwise.
+fn null_branches_out<'v>(
+    given: &Value,
+    given_keyword: &str,
+    made: Option<&'v Value>,
+    keyword: &str,
+    index: Option<&String>,
+) -> Option<(usize, &'v Value)> {
+    if keyword != "anyOf" && keyword != "oneOf" {
+        return None;
+    }
+    let index: usize = index?.parse().ok()?;
+    let given = given.get(given_keyword)?.as_array()?;
+    let made = made?.get(keyword)?.as_array()?;
+    let null = serde_json::json!({"type": "null"});
+    let kept: Vec<usize> = (0..given.len()).filter(|&k| given[k] != null).collect();
+    if given.len() == made.len() || kept.len() != made.len() || made.contains(&null) {
+        return None;
+    }
+    Some((*kept.get(index)?, made.get(index)?))
+}
+
+/// The longest prefix of `pointer` (whole tokens) that names a place of `schema`: `pointer`
+/// itself when it does, `""` (the root) at the least. For a place a command wrote below the
+/// schema as given (a `type` list strict mode made of `"any"`, whose `/type/0` indexes into a
+/// string as given), the place as given it is in.
+pub fn resolving_prefix<'p>(schema: &Value, pointer: &'p str) -> &'p str {
+    let mut here = schema;
+    let mut end = 0;
+    for token in pointer.split('/').skip(1) {
+        let Some(next) = crate::json::at_token(here, token) else {
+            break;
+        };
+        here = next;
+        end += 1 + token.len();
+    }
+    &pointer[..end]
 }
 
 #[cfg(test)]
@@ -301,6 +416,124 @@ mod tests {
             original_place(&as_given, &wrapped, "/properties/q/anyOf/0/type"),
             "/properties/q/type"
         );
+    }
+
+    /// Trial 80 D1 (LiveMCPBench line 156): a union as given that admits null by a null
+    /// branch, the branch taken out by a repair and the rest wrapped by the strict form
+    /// (`anyOf: [{anyOf: [number, {}]}, null]`): the model's `…/anyOf/0/anyOf/1` is branch 1
+    /// as given, not a place below branch 0 (`{type: number}` has no `anyOf`). With the null
+    /// branch first, the branches after it keep their places as given.
+    #[test]
+    fn a_union_wrapped_after_its_null_branch_went_names_its_branches_as_given() {
+        use serde_json::json;
+        let wrapped = json!({"properties":{"b":{"description":"d",
+            "anyOf":[{"anyOf":[{"type":"number"},{}]},{"type":"null"}]}}});
+        for (branches, expected) in [
+            (
+                json!([{"type":"number"},{"not":{}},{"type":"null"}]),
+                "/properties/b/anyOf/1",
+            ),
+            (
+                json!([{"type":"null"},{"type":"number"},{"not":{}}]),
+                "/properties/b/anyOf/2",
+            ),
+        ] {
+            let given = json!({"properties":{"b":{"anyOf":branches,"default":null,
+                "description":"d"}}});
+            let place = original_place(&given, &wrapped, "/properties/b/anyOf/0/anyOf/1");
+            assert_eq!(place, expected, "{given}");
+            assert!(given.pointer(&place).is_some());
+        }
+        // A change named before the form wrapped the union as given names its own branch.
+        let given = json!({"properties":{"p":{"description":"d",
+            "anyOf":[{"type":"array","minItems":1},{"type":"string"}]}}});
+        let made = json!({"properties":{"p":{"description":"d",
+            "anyOf":[{"anyOf":[{"type":"array"},{"type":"string"}]},{"type":"null"}]}}});
+        assert_eq!(
+            original_place(&given, &made, "/properties/p/anyOf/0/minItems"),
+            "/properties/p/anyOf/0/minItems"
+        );
+        // A union as given whose first branch is a union is its own: no wrap to take away.
+        let own = json!({"anyOf":[{"anyOf":[{"type":"number"},{}]},{"type":"null"}]});
+        assert_eq!(
+            original_place(&own, &own, "/anyOf/0/anyOf/1"),
+            "/anyOf/0/anyOf/1"
+        );
+    }
+
+    /// A `oneOf` repair wrote as `anyOf` (its branches exclude each other) is named as given
+    /// below: the strict form's changes inside its branches were named `…/anyOf/1/…`, which
+    /// the schema as given does not have (openai/responses-strict, GitHub's
+    /// `update_issue_assignees`).
+    #[test]
+    fn a_one_of_written_as_any_of_is_named_as_given() {
+        use serde_json::json;
+        let given = json!({"items":{"oneOf":[{"type":"string"},
+            {"type":"object","properties":{"c":{"type":"string"}}}]}});
+        let made = json!({"items":{"anyOf":[{"type":"string"},
+            {"type":"object","properties":{"c":{"type":["string","null"]}},
+             "additionalProperties":false,"required":["c"]}]}});
+        assert_eq!(
+            original_place(&given, &made, "/items/anyOf/1/properties/c"),
+            "/items/oneOf/1/properties/c"
+        );
+        // Beside a `oneOf` of its own, an `anyOf` is that `anyOf`.
+        let both = json!({"anyOf":[{"type":"string"}],"oneOf":[{"type":"integer"}]});
+        assert_eq!(original_place(&both, &both, "/anyOf/0"), "/anyOf/0");
+    }
+
+    /// A chain of definitions each a `$ref` beside `properties` (`a: {$ref: D0, properties:
+    /// {s}}`), merged by repair: a place below the merged copy that the siblings lack is the
+    /// one the reference reaches, in its definition. Before, `/$defs/D2/properties/a/
+    /// properties/a` was named, which the schema as given does not have (trial 80 D1).
+    #[test]
+    fn a_place_beside_a_merged_reference_is_named_where_it_reaches() {
+        use serde_json::json;
+        let link = |to: &str| {
+            json!({"type":"object","properties":{"a":{"$ref":format!("#/$defs/{to}"),
+                "properties":{"s":{"type":"string"}}}}})
+        };
+        let given = json!({"properties":{"o":{"$ref":"#/$defs/D2"}},
+            "$defs":{"D0":{"type":"object","properties":{"p":{"type":"string"}}},
+                "D1":link("D0"),"D2":link("D1")}});
+        let merged = json!({"properties":{"o":{"type":"object","properties":{"a":{
+            "type":"object","properties":{"s":{"type":"string"},"a":{"type":"object",
+                "properties":{"s":{"type":"string"},"p":{"type":"string"}}}}}}}}});
+        for (made, as_given) in [
+            (
+                "/properties/o/properties/a/properties/a",
+                "/$defs/D1/properties/a",
+            ),
+            (
+                "/properties/o/properties/a/properties/a/properties/p",
+                "/$defs/D0/properties/p",
+            ),
+            (
+                "/properties/o/properties/a/properties/s",
+                "/$defs/D2/properties/a/properties/s",
+            ),
+        ] {
+            let place = original_place(&given, &merged, made);
+            assert_eq!(place, as_given, "{made}");
+            assert!(given.pointer(&place).is_some(), "{place}");
+        }
+    }
+
+    #[test]
+    fn the_resolving_prefix_stops_at_the_first_place_the_schema_lacks() {
+        use serde_json::json;
+        let given = json!({"properties":{"a/b":{"type":"any"},"l":{"anyOf":[{}]}}});
+        for (pointer, prefix) in [
+            ("/properties/a~1b/type/0", "/properties/a~1b/type"),
+            ("/properties/a~1b/type", "/properties/a~1b/type"),
+            ("/properties/l/anyOf/0/type", "/properties/l/anyOf/0"),
+            ("/properties/l/anyOf/01", "/properties/l/anyOf"),
+            ("/properties/m/anyOf", "/properties"),
+            ("/x", ""),
+            ("", ""),
+        ] {
+            assert_eq!(resolving_prefix(&given, pointer), prefix, "{pointer}");
+        }
     }
 
     /// A pointer into a `dependencies` member by a keyword goes through a schema (its schema

@@ -212,9 +212,15 @@ pub struct Refusal {
     /// names a place its offline model (or its wire form) names in the schema as compiled by
     /// the place as given it is in, so its pointers resolve in the schema as given (RFC 6901).
     pub pointer: String,
-    /// The rule id of the finding left unrepaired (`toolwire rule ID` documents it).
+    /// The rule id of the finding left unrepaired (`toolwire rule ID` documents it); `compile`
+    /// for a refusal of compile's own (its offline model's rejection, a wire form it cannot
+    /// write), whose reason names the rule the rejection reads as.
     pub rule: String,
-    /// The profile feature, e.g. `structure: array-without-items`.
+    /// The profile feature the refusal rests on, e.g. `structure: array-without-items`; empty
+    /// (and left out of the JSON report) when it rests on none: compile's own refusals (rule
+    /// `compile`: the offline model's answer or the wire form, not a finding of the profile)
+    /// and toolwire's own caps. An empty string read as a feature named nothing (trial 80 D1).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub parameter: String,
     /// Why no repair applies, in words.
     pub reason: String,

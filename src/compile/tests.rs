@@ -4118,4 +4118,9 @@ fn every_place_compile_names_is_in_the_tool_as_given() {
         "{:#?}",
         c.tools[0].changes
     );
+    // A refusal of compile's own rests on no feature of the profile: the report leaves the
+    // field out, where it read `"parameter": ""`.
+    let shown = serde_json::to_value(&union[0]).unwrap();
+    assert_eq!(shown["rule"], "compile");
+    assert!(shown.get("parameter").is_none(), "{shown}");
 }

@@ -534,6 +534,12 @@ impl ArgsSchema {
     /// of `schema`.
     ///
     /// A schema nesting deeper than [`MAX_DEPTH`] is a problem at the first place past it.
+    ///
+    /// `schema` is already parsed, so a key its text wrote twice holds the last value (as
+    /// serde_json keeps it) and is no longer seen here, nor by [`check_arguments`]: a caller
+    /// reading the schema from text finds those keys with [`crate::json::duplicates::locate`]
+    /// on that text (what `toolwire args` says of its `--schema` file, `schema_duplicate_keys`
+    /// in its JSON), as [`duplicate_keys`] finds the arguments'.
     pub fn new(schema: &Value) -> Result<Self, SchemaProblem> {
         let depth = crate::json::value_depth(schema);
         if depth > MAX_DEPTH {

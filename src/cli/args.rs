@@ -341,6 +341,11 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         if !twice.is_empty() {
             out["duplicate_keys"] = json!(twice);
         }
+        // Named as `check`, `repair` and `compile` name the file's (`duplicate_keys` there);
+        // here that name is the arguments', so the schema's take the prefix its numbers take.
+        if !declared.duplicate_keys.is_empty() {
+            out["schema_duplicate_keys"] = json!(declared.duplicate_keys);
+        }
         // The problems and the retry message quote the model's values: redacted as run logs
         // are (a key the model was led to write out). `arguments` is the data, kept as is.
         let redactor = crate::evidence::runlog::Redactor::from_env();
@@ -528,6 +533,11 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 json::EXACT_NUMBERS
             );
         }
+        // Worded and placed as `check` words the file's (its name, then the place).
+        let schema_file = crate::error::file_name(&args.schema);
+        for note in crate::cli::check::duplicate_key_notes(&declared.duplicate_keys, "read") {
+            let _ = writeln!(notes, "{schema_file}: {note}");
+        }
         for d in &twice {
             let _ = writeln!(
                 notes,
@@ -701,6 +711,12 @@ struct Declared {
     /// When the call's tool name picked this tool from several (no `--tool`): the file's tools
     /// as the error without a pick lists them ("the file holds 2 tools (a, b)").
     picked_by_call: Option<String>,
+    /// The keys the file writes twice in one object, every one of the file as `check` lists
+    /// them (pointers into the file, with their JSON Lines line): only the last value was
+    /// read, which may name the tool or settle the schema the call is judged against, while
+    /// a provider's or a server's parser may keep the first (trial 79 D1: said of `--call`
+    /// only, so a verdict resting on the schema's last `type` came with no word of it).
+    duplicate_keys: Vec<crate::json::duplicates::DuplicateKey>,
 }
 
 /// Reads `file` with the tool-file detection `check` uses and picks the tool: the only one, the
@@ -733,6 +749,8 @@ fn declared_schema(
                         text: String::new(),
                         line: None,
                         picked_by_call: None,
+                        // `{}` has no key, and `true`/`false` no object.
+                        duplicate_keys: Vec::new(),
                     })
                 }
                 _ => Err(e),
@@ -829,6 +847,7 @@ fn declared_schema(
         text: schema_text(&bytes, entry.line),
         line: entry.line,
         picked_by_call,
+        duplicate_keys: set.duplicate_keys.clone(),
     })
 }
 
@@ -885,6 +904,59 @@ mod tests {
         let file = dir.path().join("tools.json");
         std::fs::write(&file, doc.to_string()).unwrap();
         declared_schema(&file, tool, None, None)
+    }
+
+    /// Keys the schema file writes twice are kept with the schema read (trial 79 D1: `args`
+    /// resolved a property's `type` written twice, and a tool's `name`, in silence), with
+    /// their pointers into the file and, in JSON Lines, their line, as `check` lists them.
+    #[test]
+    fn keys_the_schema_file_writes_twice_are_kept() {
+        use crate::json::duplicates::DuplicateKey;
+        let dir = tempfile::tempdir().unwrap();
+        let key = |line, pointer: &str, key: &str| DuplicateKey {
+            line,
+            pointer: pointer.to_string(),
+            key: key.to_string(),
+        };
+        let tool = r#"{"type":"function","function":{"name":"a","name":"b","parameters":
+            {"type":"object","properties":{"x":{"type":"string"},"x":{"type":"integer"}}}}}"#;
+        for (name, text, want) in [
+            (
+                "tools.json",
+                format!("[{tool}]"),
+                vec![
+                    key(None, "/0/function", "name"),
+                    key(None, "/0/function/parameters/properties", "x"),
+                ],
+            ),
+            (
+                "bare.json",
+                r#"{"type":"object","properties":{},"type":"array"}"#.to_string(),
+                vec![key(None, "", "type")],
+            ),
+            (
+                "tools.jsonl",
+                format!("[{}]\n", tool.replace('\n', " ")),
+                vec![
+                    key(Some(1), "/0/function", "name"),
+                    key(Some(1), "/0/function/parameters/properties", "x"),
+                ],
+            ),
+        ] {
+            let file = dir.path().join(name);
+            std::fs::write(&file, text).unwrap();
+            let d = declared_schema(&file, None, None, None).unwrap();
+            assert_eq!(d.duplicate_keys, want, "{name}");
+        }
+        // A file writing each key once has none, and `{}` (read without the tool reader) none.
+        let d = declared_in(&json!({"type": "object"}), None).unwrap();
+        assert!(d.duplicate_keys.is_empty());
+        assert!(
+            declared_in(&json!({}), None)
+                .unwrap()
+                .duplicate_keys
+                .is_empty()
+        );
     }
 
     /// A tool list's key written twice, the last holding no tool, is named as `check` names it

@@ -760,8 +760,34 @@ pub(crate) fn from_yaml<T: de::DeserializeOwned + Send>(
                 e.into_inner()
             })
         })
-        .map_err(|e| yaml_error(path, &e, field.as_deref().unwrap_or_default()))
+        .map_err(|e| {
+            let field = field.as_deref().unwrap_or_default();
+            // A value met as the wrong type may be the start of one that is not YAML at all
+            // (`kind: [unclosed`): serde's words for the type ("externally tagged enum
+            // expected scalar or mapping", trial 79 D5) hid the syntax error, which the
+            // author must fix first. So the text is read again without a type, and its
+            // syntax error, if any, is the one said; at the field when on its line.
+            match serde_saphyr::from_str_with_options::<de::IgnoredAny>(text, options()) {
+                Err(syntax) if !is_duplicate_key(&syntax) => {
+                    let line = |e: &serde_saphyr::Error| e.location().map(|l| l.line());
+                    let at = if line(&syntax) == line(&e) { field } else { "" };
+                    yaml_error(path, &syntax, at)
+                }
+                _ => yaml_error(path, &e, field),
+            }
+        })
     })
+}
+
+/// Whether the reader's error `e` is a key given twice (the typed read's own error then).
+fn is_duplicate_key(e: &serde_saphyr::Error) -> bool {
+    let mut inner = e;
+    while let serde_saphyr::Error::WithSnippet { error, .. }
+    | serde_saphyr::Error::AliasError { error, .. } = inner
+    {
+        inner = error;
+    }
+    matches!(inner, serde_saphyr::Error::DuplicateMappingKey { .. })
 }
 
 /// The pointer of a case file's field, cut at the start of a free JSON value (`tool`, a
@@ -803,6 +829,11 @@ fn plain_yaml_problem(problem: &str) -> Option<String> {
         return Some(format!(
             "aliases (`*name`) would copy more than {MAX_CASE_ALIAS_REPLAY} YAML events (an alias bomb?): a case file writes its values out"
         ));
+    }
+    if p == "externally tagged enum expected scalar or mapping" {
+        return Some(
+            "expected one of the names this field takes (a plain word), found a list or another value".into(),
+        );
     }
     if p.starts_with("tabs disallowed") {
         return Some("a tab in the indentation: YAML indents with spaces only".into());

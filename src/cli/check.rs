@@ -98,28 +98,50 @@ fn distinct_files(files: &[PathBuf]) -> Vec<&PathBuf> {
 
 /// Picks the profile: `--target T` (a target's own), else `--profile NAME`.
 pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<CompiledProfile> {
-    select_among(set, profile, target, |_| true)
+    select_among(set, None, profile, target, |_| true)
+}
+
+/// [`select`] from the profiles of `from`, the file given to `--profiles` (`None`: the ones
+/// built into the binary), which its errors name.
+pub fn select_from(
+    set: &ProfileSet,
+    from: Option<&std::path::Path>,
+    profile: &str,
+    target: Option<&str>,
+) -> Result<CompiledProfile> {
+    select_among(set, from, profile, target, |_| true)
 }
 
 /// [`select`] among the targets `takes` keeps (`compile` takes none of the engines, which
-/// have no request): the error's list of known targets names those only.
+/// have no request): the error's list of known targets names those only. `from` is the file
+/// given to `--profiles`, named by the errors only such a file can meet (trial 79 D5: "the
+/// profiles read have no ..." named no file, where every other `--profiles` error does).
 pub fn select_among(
     set: &ProfileSet,
+    from: Option<&std::path::Path>,
     profile: &str,
     target: Option<&str>,
     takes: impl Fn(&str) -> bool,
 ) -> Result<CompiledProfile> {
     let name = target.unwrap_or(profile);
+    // What holds the profiles, and its verbs: a file is one, the profiles read are several.
+    let (read, has, holds) = match from {
+        Some(f) => (
+            format!("--profiles {}", crate::error::file_name(f)),
+            "has",
+            "holds",
+        ),
+        None => ("the profiles read".to_string(), "have", "hold"),
+    };
     // `portable` is a profile over several targets, not a target.
     let is_candidate = |n: &str| target.is_none() || (n != PORTABLE && takes(n));
     match set.get(name).filter(|p| is_candidate(&p.name)) {
         Some(p) => Ok(CompiledProfile::new(p)),
         // Only a `--profiles` file can hold none: nothing to name, nor any name to fix.
-        None if set.profiles.is_empty() => Err(Error::Usage(
-            "the profiles read hold no profile at all: give --profiles a file `toolwire rules` \
+        None if set.profiles.is_empty() => Err(Error::Usage(format!(
+            "{read} {holds} no profile at all: give --profiles a file `toolwire rules` \
              wrote (reports/profile.json), or leave --profiles out for the built-in ones"
-                .into(),
-        )),
+        ))),
         None => {
             let names: Vec<&str> = set
                 .profiles
@@ -135,14 +157,14 @@ pub fn select_among(
             // Only a `--profiles` file can leave out a real target: calling it unknown would
             // send the user looking for a typo.
             let problem = if target.is_some() && crate::target::find(name).is_some() {
-                format!("the profiles read have no profile for target {name:?}")
+                format!("{read} {has} no profile for target {name:?}")
             } else if target.is_some() && name == PORTABLE {
                 format!("{PORTABLE:?} is a profile over several targets, not a target")
             } else if target.is_none() && name == PORTABLE {
                 // The default profile: a hand-written `--profiles` file may hold only the
                 // targets it is for.
                 format!(
-                    "the profiles read have no {PORTABLE:?} profile (the default): name one with --profile NAME or --target T"
+                    "{read} {has} no {PORTABLE:?} profile (the default): name one with --profile NAME or --target T"
                 )
             } else {
                 match crate::error::did_you_mean(name, names.iter().copied()) {
@@ -154,8 +176,13 @@ pub fn select_among(
                 // Only a `--target` leaves profiles out of the list: those over several
                 // targets; an empty list after `known:` would read as cut off.
                 let held: Vec<&str> = set.profiles.iter().map(|p| p.name.as_str()).collect();
+                // The file named once: its second mention is "it".
+                let again = match from {
+                    Some(_) if problem.starts_with(&read) => "it",
+                    _ => &read,
+                };
                 format!(
-                    "the profiles read hold no profile of a target this command takes, only \
+                    "{again} {holds} no profile of a target this command takes, only \
                      {}: give --profiles a file that holds the target's profile",
                     held.join(", ")
                 )
@@ -413,7 +440,12 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
         )));
     }
     let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
-    let mut profile = select(&set, &args.profile, args.target.as_deref())?;
+    let mut profile = select_from(
+        &set,
+        args.profiles.as_deref(),
+        &args.profile,
+        args.target.as_deref(),
+    )?;
     // An ignored rule is not run, so that it cannot hide what another rule would say at the
     // same place (a meta-schema error it would have settled); `Report::ignore` below still
     // records which rules were ignored.
@@ -667,7 +699,7 @@ mod tests {
         );
         // compile takes no engine: left out of the known targets.
         let no_engine = |t: &str| !crate::target::is_engine(t);
-        let known = super::select_among(&set, "", Some("nowhere/chat"), no_engine)
+        let known = super::select_among(&set, None, "", Some("nowhere/chat"), no_engine)
             .err()
             .unwrap()
             .to_string();
@@ -726,6 +758,50 @@ mod tests {
             );
             assert!(!e.contains("known"), "{e}");
         }
+    }
+
+    /// The errors only a `--profiles` file meets name it, as its other errors do (trial 79
+    /// D5: "the profiles read have no \"portable\" profile" and "... hold no profile at all"
+    /// left the user to guess which file).
+    #[test]
+    fn errors_of_a_profiles_file_name_it() {
+        let file = std::path::Path::new("mine/prof.json");
+        let mut set = crate::profile::embedded_set().unwrap().clone();
+        let err = |set: &crate::profile::ProfileSet, profile, target| {
+            super::select_from(set, Some(file), profile, target)
+                .err()
+                .unwrap()
+                .to_string()
+        };
+        set.profiles.retain(|p| p.name == "openai/chat");
+        let default = err(&set, PORTABLE, None);
+        assert!(
+            default.starts_with(
+                "--profiles mine/prof.json has no \"portable\" profile (the default): name one"
+            ),
+            "{default}"
+        );
+        let target = err(&set, PORTABLE, Some("anthropic/messages"));
+        assert!(
+            target.starts_with(
+                "--profiles mine/prof.json has no profile for target \"anthropic/messages\""
+            ),
+            "{target}"
+        );
+        let mut set = crate::profile::embedded_set().unwrap().clone();
+        set.profiles.retain(|p| p.name == PORTABLE);
+        let only_portable = err(&set, PORTABLE, Some("openai/chat"));
+        assert!(
+            only_portable
+                .starts_with("--profiles mine/prof.json has no profile for target \"openai/chat\"; it holds no profile of a target this command"),
+            "{only_portable}"
+        );
+        set.profiles.clear();
+        let none = err(&set, PORTABLE, None);
+        assert!(
+            none.starts_with("--profiles mine/prof.json holds no profile at all: give --profiles"),
+            "{none}"
+        );
     }
 
     #[test]

@@ -73,7 +73,13 @@ pub fn run(args: CompileArgs) -> Result<u8> {
             args.target
         )));
     }
-    let profile = crate::cli::check::select_among(&set, "", Some(&args.target), |t| !engine(t))?;
+    let profile = crate::cli::check::select_among(
+        &set,
+        args.rewrite.profiles.as_deref(),
+        "",
+        Some(&args.target),
+        |t| !engine(t),
+    )?;
     let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;
     let mut tools = crate::input::from_bytes(&args.file, &bytes)?;
     // No tool at all is a wrong input, as for check; built-in tools alone are compiled below.

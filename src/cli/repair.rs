@@ -121,7 +121,12 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     )?;
     args.rewrite.stdin_once(&args.file)?;
     let set = profiles(args.rewrite.profiles.as_ref())?;
-    let profile = crate::cli::check::select(&set, &args.profile, args.target.as_deref())?;
+    let profile = crate::cli::check::select_from(
+        &set,
+        args.rewrite.profiles.as_deref(),
+        &args.profile,
+        args.target.as_deref(),
+    )?;
     let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;
     let mut tools = crate::input::from_bytes(&args.file, &bytes)?;
     // Nothing to repair is a wrong input, as for check (an empty list written back would

@@ -1394,6 +1394,37 @@ mod tests {
         );
     }
 
+    /// An unclosed `[` where an entry's field starts was named in serde's words for the
+    /// field's type ("externally tagged enum expected scalar or mapping", "expected string
+    /// scalar", trial 79 D5); it is the syntax error now, at its place, as `{{{` always was.
+    /// A closed list where a word goes is said in the file author's words.
+    #[test]
+    fn an_unclosed_bracket_is_named_not_the_type_it_starts() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("reports.yaml");
+        for (text, said) in [
+            ("- id: x\n  kind: [unclosed\n", "unclosed bracket '['"),
+            ("- id: x\n  title: [unclosed\n", "unclosed bracket '['"),
+            ("- id: x\n  kind: {{{\n", "unclosed bracket '{'"),
+            (
+                "- id: x\n  kind: [report, paper]\n",
+                "line 2, column 9: at /0/kind: expected one of the names this field takes (a \
+                 plain word), found a list or another value",
+            ),
+        ] {
+            std::fs::write(&file, text).unwrap();
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            eprintln!("{err}");
+            assert!(
+                err.starts_with(&format!("{}: line 2, column ", file.display())),
+                "{text}: {err}"
+            );
+            assert!(err.contains(said), "{text}: {err}");
+            assert!(!err.contains("externally tagged"), "{text}: {err}");
+            assert!(!err.contains("scalar"), "{text}: {err}");
+        }
+    }
+
     #[test]
     fn entries_are_checked_when_loaded() {
         let dir = tempfile::tempdir().unwrap();

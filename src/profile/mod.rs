@@ -472,6 +472,21 @@ impl ProfileSet {
             crate::json::parse_str(file, text, limits, 0)?;
         }
         let form = read.map_err(|e| {
+            // A root that is no object is some other file (a tool list given by mistake):
+            // serde read a list as the fields in order and named only the type the first
+            // wanted ("invalid type: map, expected a string", trial 79 D5), so the root is
+            // named instead, at its own line and column.
+            if let Some((line, column, root)) = not_an_object_root(body) {
+                return Error::input(
+                    file,
+                    Place::LineColumn { line, column },
+                    format!(
+                        "not a profiles file: its root is {root}, where a profiles file's is an \
+                         object with `about`, `evidence` and `profiles` (the shape `toolwire \
+                         rules` writes to reports/profile.json)"
+                    ),
+                );
+            }
             Error::input(
                 file,
                 Place::LineColumn {
@@ -507,6 +522,24 @@ impl ProfileSet {
         let text = crate::json::check_utf8(path, &bytes)?;
         Self::from_json(path, text)
     }
+}
+
+/// Where the root of `body` (JSON text that parses) starts, as a 1-based line and column,
+/// and what it is, when it is no object: `None` for an object.
+fn not_an_object_root(body: &str) -> Option<(usize, usize, &'static str)> {
+    let start = body.len() - body.trim_start().len();
+    let root = match body[start..].chars().next()? {
+        '{' => return None,
+        '[' => "a list (a tool list?)",
+        '"' => "a string",
+        't' | 'f' => "a boolean",
+        'n' => "null",
+        _ => "a number",
+    };
+    let before = &body[..start];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Some((line, column, root))
 }
 
 mod file {
@@ -1008,6 +1041,38 @@ mod tests {
             assert!(err.starts_with(&format!("{file}: ")), "{text}: {err}");
             assert!(err.contains(expected), "{text}: {err}");
         }
+    }
+
+    /// A file whose root is no object (a tool list given to `--profiles` by mistake) is named
+    /// not a profiles file by what its root is, at the root's line and column (trial 79 D5:
+    /// serde's "invalid type: map, expected a string", about a field it never named).
+    #[test]
+    fn a_root_that_is_no_object_is_named() {
+        let file = Path::new("tools.json");
+        for (text, place, root) in [
+            (
+                r#"[{"type": "function"}]"#,
+                "line 1, column 1",
+                "a list (a tool list?)",
+            ),
+            ("\n  \"about\"", "line 2, column 3", "a string"),
+            ("  7", "line 1, column 3", "a number"),
+            ("true", "line 1, column 1", "a boolean"),
+        ] {
+            let err = ProfileSet::from_json(file, text).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!(
+                    "tools.json: {place}: not a profiles file: its root is {root}, where a \
+                     profiles file's is an object with `about`, `evidence` and `profiles`"
+                )),
+                "{text}: {err}"
+            );
+        }
+        // An object keeps serde's words, which name the field (`missing field`).
+        let err = ProfileSet::from_json(file, r#"{"tools": []}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not a profiles file (the shape"), "{err}");
     }
 
     /// A profiles file edited by hand is read whole or refused at its first problem: before,

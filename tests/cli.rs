@@ -1329,8 +1329,56 @@ fn readme_blocks_match_their_cases() {
         );
         seen += 1;
     }
-    // The quick start's six and the sample in "Checking your own tools".
-    assert_eq!(seen, 7, "README.md: {seen} pinned blocks found");
+    // The quick start's six and the two samples in "Checking your own tools" (the warnings,
+    // and `--profile`).
+    assert_eq!(seen, 8, "README.md: {seen} pinned blocks found");
+}
+
+/// Every long flag a command's `--help` names is named in the README too (trial 79 D6:
+/// `--profile`, the flag that picks a profile of your own, `--retries`, `--no-progress`,
+/// `emulate --exit-after`, `rule --list`, `--cases` and `-o`'s `--output` were in `--help`
+/// only), so that what the README says of profiles and runs can be acted on.
+#[test]
+fn the_readme_names_every_flag_of_the_help() {
+    use std::process::Command;
+    let readme = std::fs::read_to_string("README.md").expect("README.md reads");
+    let mut missing = std::collections::BTreeSet::new();
+    for command in [
+        "check", "repair", "compile", "args", "explain", "rule", "rules", "probe", "emulate",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args([command, "--help"])
+            .output()
+            .expect("toolwire runs");
+        let help = String::from_utf8_lossy(&out.stdout);
+        // The flags a line begins with (`  -o, --output <FILE>`, `      --retries <N>`), not
+        // those a description mentions.
+        for line in help.lines() {
+            let line = line.trim_start();
+            let line = line.strip_prefix("-").map_or(line, |_| {
+                line.split_once(", ").map_or(line, |(_, long)| long)
+            });
+            let Some(flag) = line.strip_prefix("--") else {
+                continue;
+            };
+            let flag: String = flag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            if flag.is_empty() || flag == "help" {
+                continue;
+            }
+            let named = readme.match_indices(&format!("--{flag}")).any(|(at, _)| {
+                // `--profile` is not named by `--profiles`.
+                !readme[at + 2 + flag.len()..]
+                    .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-')
+            });
+            if !named {
+                missing.insert(format!("{command} --{flag}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "README.md never names: {missing:?}");
 }
 
 /// What `repair` writes for a typed `anyOf` with untyped branches under Gemini (the `type`

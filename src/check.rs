@@ -768,7 +768,7 @@ pub struct Report {
 }
 
 /// One file of a [`Report`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct FileSummary {
     pub file: String,
     /// The input format detected (see [`crate::input::Format`]).
@@ -1917,19 +1917,8 @@ mod tests {
                 format: "openai".into(),
                 tools: 3,
                 clean: 3,
-                request_findings: 0,
                 without_errors: 3,
-                detected: None,
-                strict: 0,
-                strict_tool_use: 0,
-                gemini_fields: Default::default(),
-                unformed: 0,
-                unreadable_lines: 0,
-                empty_lines: Vec::new(),
-                duplicate_keys: Vec::new(),
-                inexact_numbers: Vec::new(),
-                notes: Vec::new(),
-                unsent: 0,
+                ..Default::default()
             }],
             findings,
             errors_only,
@@ -2000,20 +1989,8 @@ mod tests {
             file: "a.json".into(),
             format: "openai".into(),
             tools: 1,
-            clean: 0,
-            request_findings: 0,
-            without_errors: 0,
-            detected: None,
-            strict: 0,
-            strict_tool_use: 0,
-            gemini_fields: Default::default(),
-            unformed: 0,
-            unreadable_lines: 0,
-            empty_lines: Vec::new(),
-            duplicate_keys: Vec::new(),
-            inexact_numbers: Vec::new(),
-            notes: Vec::new(),
             unsent,
+            ..Default::default()
         };
         let report = |findings, files| super::Report {
             profile: "p".into(),
@@ -2427,20 +2404,7 @@ mod tests {
                 file: "t.json".into(),
                 format: "anthropic".into(),
                 tools: 1,
-                clean: 0,
-                request_findings: 0,
-                without_errors: 0,
-                detected: None,
-                strict: 0,
-                strict_tool_use: 0,
-                gemini_fields: Default::default(),
-                unformed: 0,
-                unreadable_lines: 0,
-                empty_lines: Vec::new(),
-                duplicate_keys: Vec::new(),
-                inexact_numbers: Vec::new(),
-                notes: Vec::new(),
-                unsent: 0,
+                ..Default::default()
             }],
             findings,
             errors_only: false,
@@ -2644,19 +2608,10 @@ mod tests {
             format: "openai-chat".into(),
             tools: 3,
             clean: 3,
-            request_findings: 0,
             without_errors: 3,
-            detected: None,
             strict,
-            strict_tool_use: 0,
-            gemini_fields: Default::default(),
             unformed,
-            unreadable_lines: 0,
-            empty_lines: Vec::new(),
-            duplicate_keys: Vec::new(),
-            inexact_numbers: Vec::new(),
-            notes: Vec::new(),
-            unsent: 0,
+            ..Default::default()
         };
         let report = |profile: &str, files| super::Report {
             profile: profile.into(),

@@ -2,7 +2,7 @@
 //!
 //! [`crate::check::Report::write_json`] knows only the files read; a file skipped as bad input
 //! would leave no trace in the JSON, which then reads as a complete, clean report. Here each
-//! such file is a `files[]` entry of its own, `{"file", "error"}` with no tool counts, in the
+//! such file is a `files[]` entry of its own, `{"file", "line"?, "column"?, "error"}` with no tool counts, in the
 //! order the files were given; so is each JSON Lines line not read of a file whose other lines
 //! were, just before that file's entry (its error names the line). Without such files the output is `write_json`'s, byte for byte
 //! (a test holds the two together).
@@ -34,10 +34,16 @@ struct Files<'a> {
     unread: &'a [Unreadable],
 }
 
-/// A file that could not be read, as `files[]` lists it.
+/// A file that could not be read, as `files[]` lists it: `line` and `column` (1-based) where
+/// the error names them, so that a consumer need not read them out of `error`'s text (trial
+/// 80 D5: one file's unreadable JSON Lines lines were told apart only by that text).
 #[derive(Serialize)]
 struct UnreadEntry<'a> {
     file: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<usize>,
     error: &'a str,
 }
 
@@ -53,6 +59,8 @@ impl<'a> Entry<'a> {
     fn unread(u: &'a Unreadable) -> Self {
         Entry::Unread(UnreadEntry {
             file: &u.file,
+            line: u.line,
+            column: u.column,
             error: &u.error,
         })
     }
@@ -153,8 +161,10 @@ mod tests {
             b["error"],
             "b.json: line 1, column 18: EOF while parsing a value"
         );
+        // Trial 80 D5: the place was only in the error's text.
+        assert_eq!((&b["line"], &b["column"]), (&1.into(), &18.into()));
         // No counts: nothing of the file was checked.
-        assert_eq!(b.len(), 2, "{b:?}");
+        assert_eq!(b.len(), 4, "{b:?}");
         assert_eq!(files[1]["tools"], 1);
         assert!(files[1].get("error").is_none());
     }

@@ -746,8 +746,10 @@ fn distinct_tools(
     scratch.len()
 }
 
-/// The result of checking some files against one profile.
-#[derive(Debug, Clone, Serialize)]
+/// The result of checking some files against one profile. Serialized as `check --format
+/// json` writes it ([`Report::write_json`]): a library user's `serde_json::to_string(&report)`
+/// gets the CLI's shape, `counts`, `hidden_warnings` and `unsent_requests` included.
+#[derive(Debug, Clone)]
 pub struct Report {
     /// The profile's name (`portable`, or a target id).
     pub profile: String,
@@ -760,11 +762,34 @@ pub struct Report {
     /// How many warnings [`Report::errors_only`] left out: the summary counts them, since a
     /// target with little evidence yet has mostly warnings, and "0 errors" alone reads as a
     /// clean bill.
-    #[serde(skip)]
     pub warnings_hidden: usize,
     /// Rule ids whose findings were left out ([`Report::ignore`]), in the order given.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<String>,
+}
+
+impl Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.out(&self.files).serialize(s)
+    }
+}
+
+/// A [`Report`] as output: every field, `ignored` too when empty. `hidden_warnings` and
+/// `unsent_requests` are always present (0 when there is none), so that a program reads from
+/// the top level what the summary line says: how many warnings `--errors-only` left out, and
+/// how many requests would send nothing (the reason for exit 1 beside an empty `findings`).
+/// `files` is the files read, or those with the ones that could not be
+/// ([`crate::report::json`]).
+#[derive(Serialize)]
+struct ReportOut<'a, F> {
+    profile: &'a str,
+    targets: &'a [String],
+    errors_only: bool,
+    hidden_warnings: usize,
+    unsent_requests: usize,
+    ignored: &'a [String],
+    files: F,
+    counts: BTreeMap<&'a str, usize>,
+    findings: &'a [Finding],
 }
 
 /// One file of a [`Report`].
@@ -1371,25 +1396,15 @@ impl Report {
         files: impl Serialize,
     ) -> std::io::Result<()> {
         use std::io::Write as _;
-        /// The report as output: every field, `ignored` too when empty. `hidden_warnings` and
-        /// `unsent_requests` are always present (0 when there is none), so that a program
-        /// reads from the top level what the summary line says: how many warnings
-        /// `--errors-only` left out, and how many requests would send nothing (the reason for
-        /// exit 1 beside an empty `findings`).
-        #[derive(Serialize)]
-        struct Out<'a, F> {
-            profile: &'a str,
-            targets: &'a [String],
-            errors_only: bool,
-            hidden_warnings: usize,
-            unsent_requests: usize,
-            ignored: &'a [String],
-            files: F,
-            counts: BTreeMap<&'a str, usize>,
-            findings: &'a [Finding],
-        }
         let mut w = std::io::BufWriter::new(w);
-        let out = Out {
+        serde_json::to_writer_pretty(&mut w, &self.out(files))?;
+        w.write_all(b"\n")?;
+        w.flush()
+    }
+
+    /// The report as output, with `files` as its `files` ([`ReportOut`]).
+    fn out<F: Serialize>(&self, files: F) -> ReportOut<'_, F> {
+        ReportOut {
             profile: &self.profile,
             targets: &self.targets,
             errors_only: self.errors_only,
@@ -1399,10 +1414,7 @@ impl Report {
             files,
             counts: counts(&self.findings),
             findings: &self.findings,
-        };
-        serde_json::to_writer_pretty(&mut w, &out)?;
-        w.write_all(b"\n")?;
-        w.flush()
+        }
     }
 }
 
@@ -2025,6 +2037,11 @@ mod tests {
                 .ends_with("; 2 requests would send nothing to a target of the profile")
         );
         assert_eq!(json(&unsent)["unsent_requests"], 2);
+        // A library user serializing the report gets the same: its derived form left out
+        // `counts`, `hidden_warnings` and `unsent_requests`.
+        for r in [&shown, &hidden, &unsent] {
+            assert_eq!(serde_json::to_value(r).unwrap(), json(r));
+        }
     }
 
     /// `--one-request` numbers tools across files; a duplicate name must still be traced to

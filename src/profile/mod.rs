@@ -487,6 +487,15 @@ impl ProfileSet {
                     ),
                 );
             }
+            // serde names only the type it expected ("expected a sequence"): the field is
+            // found by reading again with its path tracked, on this failing path only.
+            let mut again = serde_json::Deserializer::from_str(body);
+            let at = serde_path_to_error::deserialize::<_, file::FileForm>(&mut again)
+                .err()
+                .map(|e| crate::json::pointer_of(e.path()))
+                .filter(|p| !p.is_empty())
+                .map(|p| format!("at {p}: "))
+                .unwrap_or_default();
             Error::input(
                 file,
                 Place::LineColumn {
@@ -495,7 +504,7 @@ impl ProfileSet {
                 },
                 format!(
                     "not a profiles file (the shape `toolwire rules` writes to \
-                     reports/profile.json): {}",
+                     reports/profile.json): {at}{}",
                     crate::json::strip_position(&e.to_string())
                 ),
             )
@@ -1073,6 +1082,22 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("not a profiles file (the shape"), "{err}");
+        // A field of the wrong kind is named by its pointer: serde said only "invalid type:
+        // integer `5`, expected a sequence", which fits many fields of the file.
+        let mut form: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string("reports/profile.json").unwrap())
+                .unwrap();
+        form["profiles"][1]["targets"] = 5.into();
+        let err = ProfileSet::from_json(file, &form.to_string())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(
+                "(the shape `toolwire rules` writes to reports/profile.json): at \
+                 /profiles/1/targets: invalid type: integer `5`, expected a sequence"
+            ),
+            "{err}"
+        );
     }
 
     /// A profiles file edited by hand is read whole or refused at its first problem: before,

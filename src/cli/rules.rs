@@ -773,6 +773,15 @@ mod tests {
             let text = rule_doc(rule, &set);
             let json = serde_json::to_value(&doc).unwrap();
             assert_eq!(json["id"], rule.id);
+            // README tells a program to read `repair` by its first word (trial 81 D2: ten
+            // rules say more after it, `yes, unless ...`, `no: ...`).
+            let first = rule.repair.split(|c: char| !c.is_ascii_alphabetic()).next();
+            assert!(
+                matches!(first, Some("yes" | "no" | "partly")),
+                "{}: repair {:?}",
+                rule.id,
+                rule.repair
+            );
             for field in ["checks", "features", "example", "fix", "repair"] {
                 let value = json[field].as_str().unwrap();
                 assert!(

@@ -96,13 +96,9 @@ fn distinct_files(files: &[PathBuf]) -> Vec<&PathBuf> {
     out
 }
 
-/// Picks the profile: `--target T` (a target's own), else `--profile NAME`.
-pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<CompiledProfile> {
-    select_among(set, None, profile, target, |_| true)
-}
-
-/// [`select`] from the profiles of `from`, the file given to `--profiles` (`None`: the ones
-/// built into the binary), which its errors name.
+/// Picks the profile: `--target T` (a target's own), else `--profile NAME`, from the profiles
+/// of `from`, the file given to `--profiles` (`None`: the ones built into the binary), which
+/// its errors name.
 pub fn select_from(
     set: &ProfileSet,
     from: Option<&std::path::Path>,
@@ -112,7 +108,7 @@ pub fn select_from(
     select_among(set, from, profile, target, |_| true)
 }
 
-/// [`select`] among the targets `takes` keeps (`compile` takes none of the engines, which
+/// [`select_from`] among the targets `takes` keeps (`compile` takes none of the engines, which
 /// have no request): the error's list of known targets names those only. `from` is the file
 /// given to `--profiles`, named by the errors only such a file can meet (trial 79 D5: "the
 /// profiles read have no ..." named no file, where every other `--profiles` error does).
@@ -677,7 +673,12 @@ mod tests {
     fn a_real_target_missing_from_the_profiles_is_not_called_unknown() {
         let mut set = crate::profile::embedded_set().unwrap().clone();
         set.profiles.retain(|p| p.name != "openai/chat-strict");
-        let err = |t| super::select(&set, "", Some(t)).err().unwrap().to_string();
+        let err = |t| {
+            super::select_from(&set, None, "", Some(t))
+                .err()
+                .unwrap()
+                .to_string()
+        };
         let missing = err("openai/chat-strict");
         assert!(
             missing.contains("no profile for target \"openai/chat-strict\""),
@@ -709,8 +710,8 @@ mod tests {
         );
         // A file of one target's profile is read; only the default then asks for `portable`.
         set.profiles.retain(|p| p.name == "openai/chat");
-        assert!(super::select(&set, PORTABLE, Some("openai/chat")).is_ok());
-        let default = super::select(&set, PORTABLE, None)
+        assert!(super::select_from(&set, None, PORTABLE, Some("openai/chat")).is_ok());
+        let default = super::select_from(&set, None, PORTABLE, None)
             .err()
             .unwrap()
             .to_string();
@@ -733,7 +734,7 @@ mod tests {
         let mut set = crate::profile::embedded_set().unwrap().clone();
         set.profiles.retain(|p| p.name == PORTABLE);
         let err = |set: &crate::profile::ProfileSet, profile, target| {
-            super::select(set, profile, target)
+            super::select_from(set, None, profile, target)
                 .err()
                 .unwrap()
                 .to_string()

@@ -1414,7 +1414,6 @@ mod tests {
         ] {
             std::fs::write(&file, text).unwrap();
             let err = Documents::load(dir.path()).unwrap_err().to_string();
-            eprintln!("{err}");
             assert!(
                 err.starts_with(&format!("{}: line 2, column ", file.display())),
                 "{text}: {err}"

@@ -186,7 +186,7 @@ impl Unreadable {
                 return None;
             }
             let bytes = crate::json::read_capped(file, crate::input::LIMITS).ok()?;
-            String::from_utf8(bytes).ok()
+            Some(lossy(bytes))
         };
         let locator = std::cell::OnceCell::new();
         Self::located(file, after, error, || {
@@ -210,11 +210,7 @@ impl Unreadable {
         let locator = std::cell::OnceCell::new();
         let locator = || {
             locator
-                .get_or_init(|| {
-                    std::str::from_utf8(bytes)
-                        .ok()
-                        .map(|t| sarif::Locator::new(t.to_string()))
-                })
+                .get_or_init(|| Some(sarif::Locator::new(lossy(bytes.to_vec()))))
                 .as_ref()
         };
         errors
@@ -264,6 +260,14 @@ impl Unreadable {
             problem,
         })
     }
+}
+
+/// `bytes` as text for placing a pointer in it, a byte sequence that is no UTF-8 replaced by
+/// U+FFFD: only the line holding it changes (a line feed is never part of one), and that line's
+/// own error names its column itself. Read strictly, one such line left every other bad line of
+/// a JSON Lines file without its column (trial 81 D3).
+fn lossy(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The longest JSON Pointer, in characters, that output for people shows whole (see
@@ -352,6 +356,34 @@ mod tests {
         assert_eq!(at(line(""), Some(lines)), (Some(2), Some(1)));
         assert_eq!(at(line("/hello"), None), (Some(2), None));
         assert_eq!(at(Place::File, Some(file)), (None, None));
+    }
+
+    /// A line that is no UTF-8 leaves the other bad lines of the file their columns: the same
+    /// error on the same line text is placed alike whatever else the file holds (before: no
+    /// `column` for `[1,2,3]` at `/0` beside a line holding the byte FF, and 2 without it).
+    #[test]
+    fn a_line_that_is_no_utf8_leaves_the_others_their_columns() {
+        use crate::error::{Error, Place};
+        let at_0 = |line| {
+            Error::input(
+                "t.jsonl",
+                Place::LinePointer {
+                    line,
+                    pointer: "/0".into(),
+                },
+                "x",
+            )
+        };
+        let columns = |bytes: &[u8]| {
+            let errors = [at_0(1), at_0(3)];
+            Unreadable::lines(std::path::Path::new("t.jsonl"), 0, &errors, bytes)
+                .iter()
+                .map(|u| (u.line, u.column))
+                .collect::<Vec<_>>()
+        };
+        let placed = vec![(Some(1), Some(2)), (Some(3), Some(3))];
+        assert_eq!(columns(b"[1,2,3]\n{\"name\": \"ok\"}\n [4]\n"), placed);
+        assert_eq!(columns(b"[1,2,3]\n{\"name\": \"\xff\"}\n [4]\n"), placed);
     }
 
     /// A value quoted in a message and escaped once for people reads as the file writes it

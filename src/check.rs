@@ -494,6 +494,7 @@ pub fn check_bytes_with(
     // repeated findings share their texts across the file; up to a bound on their size.
     let mut made = Findings::default();
     let mut rendered = Rendered::default();
+    let mut buffers = detect::Buffers::default();
     // The requests that hold built-in tools, for [`builtin_notes`] once the format (JSON
     // Lines or not) is known: (request, function tools, built-ins).
     let mut with_builtins: Vec<(usize, usize, Vec<crate::input::BuiltinTool>)> = Vec::new();
@@ -512,8 +513,10 @@ pub fn check_bytes_with(
             } else {
                 made.forget_records();
             }
-            // One checker per batch (a JSON Lines line, or the whole document).
-            let mut checker = detect::Checker::new(profile, &mut made);
+            // One checker per batch (a JSON Lines line, or the whole document), in the
+            // memory of the last one.
+            let mut checker =
+                detect::Checker::reusing(profile, &mut made, std::mem::take(&mut buffers));
             let mut refs: Vec<ToolRef<'_>> = Vec::new();
             strict += batch.iter().filter(|t| t.strict == Some(true)).count();
             strict_tool_use += batch.iter().filter(|t| t.strict_tool_use.is_some()).count();
@@ -533,6 +536,7 @@ pub fn check_bytes_with(
                 flagged += distinct_tools(new, |_| true, &mut indexes);
                 erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
             }
+            buffers = checker.into_buffers();
         },
         bad_line,
     )?;

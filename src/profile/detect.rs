@@ -2125,10 +2125,53 @@ pub struct Checker<'a, 'p> {
     cx: Cx<'a, 'p>,
 }
 
+/// The memory of a [`Checker`]'s walk (its frames and work lists), kept by a caller that
+/// checks many batches one after the other ([`Checker::reusing`], [`Checker::into_buffers`]):
+/// a JSON Lines corpus makes a checker per line, and each grew these anew from empty and
+/// freed them again. Holds no value: only capacity.
+#[derive(Default)]
+pub struct Buffers {
+    frames: Vec<Frame<'static>>,
+    stack: Vec<Pending<'static>>,
+    children: Vec<(&'static Value, Child<'static>, Via)>,
+    unproven_nodes: Vec<(u32, &'static Value)>,
+    given: Vec<(usize, &'static str)>,
+}
+
+/// `v` emptied, as a vector of another type of the same size and alignment (a borrow of
+/// another lifetime): the standard library collects an emptied `IntoIter` mapped so into its
+/// own allocation, so the capacity is kept without `unsafe`. Were it not, this would only
+/// allocate anew.
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().map(|_| unreachable!("emptied")).collect()
+}
+
 impl<'a, 'p> Checker<'a, 'p> {
     pub fn new(profile: &'p CompiledProfile, out: &'p mut Findings) -> Self {
-        Checker {
-            cx: Cx::new(Mode::Check { profile, out }),
+        Self::reusing(profile, out, Buffers::default())
+    }
+
+    /// [`Checker::new`] walking in the memory `buffers` kept from an earlier checker.
+    pub fn reusing(profile: &'p CompiledProfile, out: &'p mut Findings, buffers: Buffers) -> Self {
+        let mut cx = Cx::new(Mode::Check { profile, out });
+        cx.frames = recycle(buffers.frames);
+        cx.stack = recycle(buffers.stack);
+        cx.children = recycle(buffers.children);
+        cx.unproven_nodes = recycle(buffers.unproven_nodes);
+        cx.names.given = recycle(buffers.given);
+        Checker { cx }
+    }
+
+    /// The walk's memory, for [`Checker::reusing`].
+    pub fn into_buffers(self) -> Buffers {
+        let cx = self.cx;
+        Buffers {
+            frames: recycle(cx.frames),
+            stack: recycle(cx.stack),
+            children: recycle(cx.children),
+            unproven_nodes: recycle(cx.unproven_nodes),
+            given: recycle(cx.names.given),
         }
     }
 

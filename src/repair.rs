@@ -67,7 +67,7 @@ pub use fixes::{
     type_from_combinator, type_list_reading, type_said_by, typed_from_holder,
 };
 pub(crate) use fixes::{
-    EMPTY_ALL_OF_DROPPED, branch_place, dropped_too, inlined, mend_required, narrowing_drop,
+    Cut, EMPTY_ALL_OF_DROPPED, branch_place, dropped_too, inlined, mend_required, narrowing_drop,
     short_of, show, true_branch_written,
 };
 

@@ -2183,31 +2183,31 @@ fn model_basis(
     }
 }
 
-/// Cuts the tool's description to at most `max` characters (ending in "…"), after whole
-/// grapheme clusters ([`crate::describe::whole_graphemes`]). Returns whether it was longer.
+/// Cuts the tool's description to at most `max` characters as `repair` cuts one
+/// ([`crate::repair::Cut`]). Returns whether it was longer.
 fn cut_description(r: &mut ToolRepair, max: usize) -> bool {
-    let Some(old) = r.tool.description.clone() else {
+    let Some(cut) = r
+        .tool
+        .description
+        .as_deref()
+        .and_then(|old| crate::repair::Cut::of(old, max))
+    else {
         return false;
     };
-    let len = old.chars().count();
-    if len <= max || max < 2 {
-        return false;
-    }
-    let kept = crate::describe::whole_graphemes(&old, max - 1);
-    let keep = kept.chars().count();
-    r.tool.description = Some(format!("{kept}…"));
+    r.tool.description = Some(cut.text);
     r.changes.push(repair::Change {
         pointer: String::new(),
         rule: "description-too-long".into(),
         action: format!(
-            "cut the description from {len} to {} characters (the limit the target's offline model states){}",
-            keep + 1,
-            crate::repair::short_of(keep + 1, max)
+            "cut the description from {} to {} characters (the limit the target's offline model states){}",
+            cut.was,
+            cut.now,
+            crate::repair::short_of(cut.now, max)
         ),
         emptied: false,
         lost: Some(format!(
             "the last {} characters of the description",
-            len - keep
+            cut.was - cut.kept
         )),
     });
     if r.outcome == Outcome::Unchanged {

@@ -4124,3 +4124,32 @@ fn every_place_compile_names_is_in_the_tool_as_given() {
     assert_eq!(shown["rule"], "compile");
     assert!(shown.get("parameter").is_none(), "{shown}");
 }
+
+/// Compile's own cut (to the limit a target's offline model states) ends an ASCII
+/// description in `...`, as repair's does: `…` was its only non-ASCII character, and `check`
+/// on compile's output warned `description: non-ascii, written by compile` (trial 82 D3,
+/// openai/responses-strict and openrouter). A description that is not ASCII keeps `…`.
+#[test]
+fn compile_cuts_a_description_as_repair_does() {
+    let p = profile(&[]);
+    for (written, marker) in [("x".repeat(3000), "..."), ("é".repeat(3000), "…")] {
+        let mut t = plain();
+        t.description = Some(written);
+        for target in ["openai/responses-strict", "openrouter"] {
+            let c = compile(&[t.clone()], target, &p, &repair::Options::default()).unwrap();
+            let d = c.tools[0].tool.description.as_deref().unwrap();
+            assert!(d.ends_with(marker), "{target}: {d}");
+            assert_eq!(d.chars().count(), 1024, "{target}");
+            let said: Vec<&str> = c.tools[0]
+                .changes
+                .iter()
+                .map(|c| c.action.as_str())
+                .collect();
+            assert!(
+                said.iter()
+                    .any(|a| a.starts_with("cut the description from 3000 to 1024 characters")),
+                "{target}: {said:?}"
+            );
+        }
+    }
+}

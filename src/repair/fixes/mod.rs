@@ -18,7 +18,7 @@ pub use keywords::{
 };
 pub use shapes::{ACCEPTED_ANY, MEMBERS_ELSEWHERE, root_is_an_object, says_members_elsewhere};
 pub(crate) use shapes::{
-    branch_place, mend_required, no_form_in_shape, own_reason, short_of, true_branch_written,
+    Cut, branch_place, mend_required, no_form_in_shape, own_reason, short_of, true_branch_written,
 };
 use shapes::{cut_description, description, rename, root_shape, structure};
 pub use types::{

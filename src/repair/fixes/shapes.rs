@@ -722,40 +722,69 @@ pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfil
         .filter(|quiet| *quiet >= 2)
         .unwrap_or(max);
     let old = tool.description.as_deref().ok_or("no description")?;
-    let len = old.chars().count();
-    if len <= max || max < 2 {
+    let Some(cut) = Cut::of(old, max) else {
         return Err("the description is not too long".into());
-    }
-    // An ASCII description ends in `...`: `…` would be its only non-ASCII character, and the
-    // profiles have no evidence for those (`description-content`), so the cut would bring in
-    // a warning of its own.
-    let kept_ascii = old.chars().take(max - 1).all(|c| c.is_ascii());
-    let (marker, room) = if kept_ascii && max > 3 {
-        ("...", max - 3)
-    } else {
-        ("…", max - 1)
     };
-    // Whole grapheme clusters only: a cut by characters could leave half an emoji (its skin
-    // tone or the rest of a ZWJ sequence gone) or a letter without its accent.
-    let kept = crate::describe::whole_graphemes(old, room);
-    let keep = kept.chars().count();
-    let new = format!("{kept}{marker}");
-    let new_len = keep + marker.chars().count();
     let mut t = tool.clone();
-    t.description = Some(new);
+    t.description = Some(cut.text);
     Ok(vec![Candidate::one(
         t,
         "",
         &f.rule,
         format!(
-            "cut the description from {len} to {new_len} characters{}",
-            short_of(new_len, max)
+            "cut the description from {} to {} characters{}",
+            cut.was,
+            cut.now,
+            short_of(cut.now, max)
         ),
         Some(format!(
             "the last {} characters of the description",
-            len - keep
+            cut.was - cut.kept
         )),
     )])
+}
+
+/// A description cut to a length limit: what `repair` and `compile` write alike.
+pub(crate) struct Cut {
+    /// The description cut, its marker at the end.
+    pub text: String,
+    /// Characters before the cut, kept (the marker not counted), and in all.
+    pub kept: usize,
+    pub was: usize,
+    /// Characters after the cut, the marker counted.
+    pub now: usize,
+}
+
+impl Cut {
+    /// `old` cut to at most `max` characters, after whole grapheme clusters, ending in `...`
+    /// (`…` where the part kept is not all ASCII, or `max` leaves no room for three
+    /// characters); `None` when it is not longer than `max`, or `max` is below 2.
+    pub(crate) fn of(old: &str, max: usize) -> Option<Cut> {
+        let was = old.chars().count();
+        if was <= max || max < 2 {
+            return None;
+        }
+        // An ASCII description ends in `...`: `…` would be its only non-ASCII character, and
+        // the profiles have no evidence for those (`description-content`), so the cut would
+        // bring in a warning of its own (trial 82 D3: compile's cut did, for openai/
+        // responses-strict and openrouter).
+        let kept_ascii = old.chars().take(max - 1).all(|c| c.is_ascii());
+        let (marker, room) = if kept_ascii && max > 3 {
+            ("...", max - 3)
+        } else {
+            ("…", max - 1)
+        };
+        // Whole grapheme clusters only: a cut by characters could leave half an emoji (its
+        // skin tone or the rest of a ZWJ sequence gone) or a letter without its accent.
+        let kept = crate::describe::whole_graphemes(old, room);
+        let kept_chars = kept.chars().count();
+        Some(Cut {
+            text: format!("{kept}{marker}"),
+            kept: kept_chars,
+            was,
+            now: kept_chars + marker.chars().count(),
+        })
+    }
 }
 
 /// What a description cut to `cut` characters, short of the `max` the cut aimed at, says about

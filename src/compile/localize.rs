@@ -213,18 +213,39 @@ pub fn stated_max_length(message: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
-/// The name rule a rename tried for a rejection uses: the characters and first character
-/// every provider's name rule takes (letters, digits, `_`, `-`; a letter or `_` first), and
-/// the length the model's message states (64, the common limit, when it states none).
-fn fallback_name_rule(target: &str, message: &str) -> NameRule {
+/// The name rule a rename of `name` tried for a rejection uses: the characters and first
+/// character every provider's name rule takes (letters, digits, `_`, `-`; a letter or `_`
+/// first), and the length the model's message states (64, the common limit, when it states
+/// none). A `.` or `:` that `name` holds is kept where the model takes it in a name of its
+/// own (`a.b`): Vertex's takes dots, so `files.read:v2` is renamed `files.read_v2`, not
+/// `files_read_v2`, which changed a character no rule refused (trial 82 D1).
+fn fallback_name_rule(target: &str, message: &str, name: &str) -> NameRule {
+    let mut punctuation = String::from("_-");
+    punctuation.extend(
+        ['.', ':']
+            .into_iter()
+            .filter(|c| name.contains(*c) && model_takes_in_names(target, *c)),
+    );
     NameRule {
         scope: target.to_string(),
         max_len: stated_max_length(message).unwrap_or(64),
-        punctuation: "_-".into(),
+        punctuation,
         first: FirstChar::LetterOrUnderscore,
         source: "the offline model's rejection".into(),
         assumed: true,
     }
+}
+
+/// Whether `target`'s offline model takes a minimal tool named `a{c}b` (an empty object
+/// schema): a model that refuses it for anything else counts as refusing `c`, which leaves
+/// the rename as narrow as before.
+fn model_takes_in_names(target: &str, c: char) -> bool {
+    let def = [ToolDef {
+        name: format!("a{c}b"),
+        description: Some("Takes nothing.".into()),
+        parameters: Some(serde_json::json!({"type": "object", "properties": {}})),
+    }];
+    super::ask_model(target, &def).is_some_and(|a| a.classified.verdict == Verdict::Accepted)
 }
 
 /// One repair to try: the tool once made, and its changes.
@@ -650,7 +671,7 @@ fn prune(
 /// send two tools under one name, which is why `t` is refused.
 pub fn clashing_rename(t: &Tool, target: &str, message: &str, taken: &[String]) -> Option<String> {
     let name = t.name.as_deref()?;
-    let new = fallback_name_rule(target, message).sanitize(name);
+    let new = fallback_name_rule(target, message, name).sanitize(name);
     if new == name || !taken.contains(&new) {
         return None;
     }
@@ -663,7 +684,7 @@ pub fn clashing_rename(t: &Tool, target: &str, message: &str, taken: &[String]) 
 /// name fits or the new name is one of `taken`.
 fn rename(t: &Tool, given: &str, target: &str, message: &str, taken: &[String]) -> Option<Trial> {
     let name = t.name.as_deref()?;
-    let rule = fallback_name_rule(target, message);
+    let rule = fallback_name_rule(target, message, name);
     let new = rule.sanitize(name);
     if new == name || taken.contains(&new) {
         return None;

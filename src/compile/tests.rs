@@ -4155,3 +4155,26 @@ fn compile_cuts_a_description_as_repair_does() {
         }
     }
 }
+
+/// A rename the offline model's rejection asks for keeps a `.` or `:` the model takes in
+/// names: Vertex's takes dots, so `files.read:v2` becomes `files.read_v2` (before:
+/// `files_read_v2`, a dot changed that no rule refused; trial 82 D1). OpenAI's takes
+/// neither, and its rename is as before.
+#[test]
+fn a_rename_for_the_model_keeps_the_characters_it_takes() {
+    let p = profile(&[]);
+    for (target, expected) in [
+        ("vertex/v1/parameters", "files.read_v2"),
+        ("openai/chat", "files_read_v2"),
+    ] {
+        let mut t = plain();
+        t.name = Some("files.read:v2".into());
+        let c = compile(&[t], target, &p, &repair::Options::default()).unwrap();
+        assert_eq!(c.tools[0].tool.name.as_deref(), Some(expected), "{target}");
+        assert!(
+            matches!(c.check, ModelCheck::Accepted { .. }),
+            "{target}: {:#?}",
+            c.check
+        );
+    }
+}

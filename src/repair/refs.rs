@@ -909,23 +909,43 @@ fn asserts_beside_ref(k: &str, v: &Value, target: Option<&Value>) -> bool {
         && target.is_none_or(|t| t.get(k) != Some(v))
 }
 
+/// The first keyword of `map` (a schema holding a `$ref` whose target is `target`; `None`: not
+/// reached) that [`asserts_beside_ref`], other than `$ref` and the definitions a `$ref` may
+/// point into.
+fn beside<'m>(map: &'m Map<String, Value>, target: Option<&Value>) -> Option<&'m String> {
+    map.iter()
+        .find(|(k, v)| {
+            !matches!(k.as_str(), "$ref" | "$defs" | "definitions")
+                && asserts_beside_ref(k, v, target)
+        })
+        .map(|(k, _)| k)
+}
+
+/// Whether [`ignored_beside_ref`], [`draft_tuple_items`] or [`draft_resolved_ref`] may find
+/// something in `root`: its `$schema` declares draft-04 to 07 ([`ref_siblings_apply`]) and some
+/// object holds what one of them looks for first (a string `$ref` with a keyword beside it that
+/// asserts, a list `items`, a string `id` or `$id`). `false` says all three are `None`, from one
+/// scan without pointers where each would make its own: `check` asks this of every tool with a
+/// root `$schema` finding (zod-to-json-schema writes draft-07's), almost all of which hold none.
+pub fn draft_may_decide(root: &Value) -> bool {
+    !ref_siblings_apply(root)
+        && crate::schema::any_object(root, |m| {
+            // The keys read, not looked up: each lookup hashes the key, and most maps are small.
+            m.iter().any(|(k, v)| match k.as_str() {
+                "$ref" => v.is_string() && beside(m, None).is_some(),
+                "items" => v.is_array(),
+                "id" | "$id" => v.is_string(),
+                _ => false,
+            })
+        })
+}
+
 /// Where the root's `$schema` declares draft-04 to 07 ([`ref_siblings_apply`]): the place of
 /// the first `$ref` of `root` with a keyword beside it that such a draft ignores and a later
 /// one applies ([`asserts_beside_ref`]), and that keyword. Dropping the `$schema` would make
 /// the schema read as 2020-12 and that keyword apply, refusing arguments the schema accepts
 /// (trial 50 D2), as inlining the `$ref` would (the inliner refuses it the same way).
 pub fn ignored_beside_ref(root: &Value) -> Option<(String, String)> {
-    fn beside<'m>(
-        map: &'m serde_json::Map<String, Value>,
-        target: Option<&Value>,
-    ) -> Option<&'m String> {
-        map.iter()
-            .find(|(k, v)| {
-                !matches!(k.as_str(), "$ref" | "$defs" | "definitions")
-                    && asserts_beside_ref(k, v, target)
-            })
-            .map(|(k, _)| k)
-    }
     // Most draft-07 schemas (zod-to-json-schema writes that `$schema`) hold no `$ref` with
     // such a keyword beside it: a scan without pointers says so before a walk that writes one
     // per subschema and follows every `$ref` (`check` asks this of each such tool).
@@ -1761,6 +1781,49 @@ mod tests {
                 "properties":{"v":{"$ref":"#/$defs/V"}}}}}}});
         assert_eq!(moves(&own, "/properties/a", "$id"), None);
         assert_eq!(draft_resolved_ref(&outside), None);
+    }
+
+    /// [`draft_may_decide`] is `false` only where [`ignored_beside_ref`], [`draft_tuple_items`]
+    /// and [`draft_resolved_ref`] are all `None` (check asks it first, in their stead), and
+    /// `true` for each thing one of them finds.
+    #[test]
+    fn the_one_scan_says_no_only_where_none_of_the_three_finds_anything() {
+        let d7 = "http://json-schema.org/draft-07/schema#";
+        let d4 = "http://json-schema.org/draft-04/schema#";
+        let found = |s: &Value| {
+            ignored_beside_ref(s).is_some()
+                || draft_tuple_items(s).is_some()
+                || draft_resolved_ref(s).is_some()
+        };
+        let beside = json!({"$schema":d7,"properties":{"a":{"$ref":"#/definitions/A",
+            "required":["y"]}},"definitions":{"A":{"type":"object"}}});
+        let tuple = json!({"$schema":d7,"type":"object","properties":{"a":{"type":"array",
+            "items":[{"type":"string"}]}}});
+        let resolved = json!({"$schema":d4,"properties":{"a":{"id":"http://ex.com/in",
+            "definitions":{"V":{}},"properties":{"v":{"$ref":"#/definitions/V"}}}},
+            "definitions":{"V":{}}});
+        for s in [&beside, &tuple, &resolved] {
+            assert!(found(s), "{s}");
+            assert!(draft_may_decide(s), "{s}");
+        }
+        // The same schemas read as 2020-12, and draft-07 ones holding none of the three (an
+        // annotation beside a `$ref`, one `items` schema, a `$ref` alone).
+        let plain = |mut s: Value| {
+            s.as_object_mut().unwrap().remove("$schema");
+            s
+        };
+        let none = [
+            plain(beside.clone()),
+            plain(tuple.clone()),
+            plain(resolved.clone()),
+            json!({"$schema":d7,"properties":{"a":{"$ref":"#/definitions/A",
+                "description":"d"},"b":{"type":"array","items":{"type":"string"}}},
+                "definitions":{"A":{"type":"string"}}}),
+        ];
+        for s in &none {
+            assert!(!found(s), "{s}");
+            assert!(!draft_may_decide(s), "{s}");
+        }
     }
 
     /// Each cause has its own advice: flattening is for a schema too large or too deep, not

@@ -23,11 +23,15 @@
 
 use serde_json::Value;
 
-/// `simpleTypes` of the validation vocabulary: the only `type` names the meta-schema accepts
-/// (exact case).
-const SIMPLE_TYPES: [&str; 7] = [
-    "array", "boolean", "integer", "null", "number", "object", "string",
-];
+/// Whether `s` is one of the `simpleTypes` of the validation vocabulary: the only `type` names
+/// the meta-schema accepts (exact case). A match rather than a scan of a list: asked of every
+/// `type` the check walk reads.
+fn simple_type(s: &str) -> bool {
+    matches!(
+        s,
+        "array" | "boolean" | "integer" | "null" | "number" | "object" | "string"
+    )
+}
 
 /// Whether `v`, found where the meta-schema expects a schema (the root, a `properties`
 /// member, an `anyOf` element, `not`, ...), certainly is one as far as its own kind goes: an
@@ -85,9 +89,9 @@ pub fn keyword(k: &str, value: &Value) -> bool {
     }
 }
 
-/// `type`: one of [`SIMPLE_TYPES`], or a non-empty list of them without repeats.
+/// `type`: one of the [`simple_type`]s, or a non-empty list of them without repeats.
 fn type_value(v: &Value) -> bool {
-    let simple = |v: &Value| v.as_str().is_some_and(|s| SIMPLE_TYPES.contains(&s));
+    let simple = |v: &Value| v.as_str().is_some_and(simple_type);
     match v {
         Value::String(_) => simple(v),
         Value::Array(a) => !a.is_empty() && a.iter().all(simple) && distinct(a),
@@ -120,7 +124,11 @@ fn string_array(v: &Value) -> bool {
 /// the usual short lists, hashed beyond.
 fn distinct(a: &[Value]) -> bool {
     if a.len() <= 32 {
-        return a.iter().enumerate().all(|(i, x)| !a[..i].contains(x));
+        // Compared as strings, not as values: inlined, where `Value`'s `==` is a call.
+        return a
+            .iter()
+            .enumerate()
+            .all(|(i, x)| !a[..i].iter().any(|y| y.as_str() == x.as_str()));
     }
     let mut seen = std::collections::HashSet::with_capacity(a.len());
     a.iter().all(|x| x.as_str().is_some_and(|s| seen.insert(s)))

@@ -608,7 +608,8 @@ pub fn repeated_names(names: &[Value]) -> impl Iterator<Item = bool> + '_ {
         };
         match &mut seen {
             Some(seen) => !seen.insert(name),
-            None => names[..i].contains(v),
+            // Compared as strings, not as values: inlined, where `Value`'s `==` is a call.
+            None => names[..i].iter().any(|w| w.as_str() == Some(name)),
         }
     })
 }

@@ -82,8 +82,9 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         // [`crate::repair::refs::draft_tuple_items`]).
         Feat::Keyword("$schema") | Feat::KeywordForm("$schema", _)
             if r.root.is_some_and(|root| {
-                crate::repair::refs::ignored_beside_ref(root).is_some()
-                    || crate::repair::refs::draft_tuple_items(root).is_some()
+                crate::repair::refs::draft_may_decide(root)
+                    && (crate::repair::refs::ignored_beside_ref(root).is_some()
+                        || crate::repair::refs::draft_tuple_items(root).is_some())
             }) =>
         {
             false
@@ -330,6 +331,10 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 /// 54 D4).
 pub fn draft_schema_fix(root: &serde_json::Value) -> Option<String> {
     use crate::repair::refs;
+    // One scan answers "none of the three" for almost every tool asked.
+    if !refs::draft_may_decide(root) {
+        return None;
+    }
     let mut fix = Vec::new();
     if let Some((at, beside)) = refs::ignored_beside_ref(root) {
         // `$defs` and `definitions` beside a `$ref` assert nothing, and another `$ref` may

@@ -33,7 +33,8 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
             || "the tool description has non-ASCII characters".into(),
         );
     }
-    if d.trim().contains('\n') {
+    // Trimmed only where some line ends: most descriptions are one line.
+    if d.contains('\n') && d.trim().contains('\n') {
         cx.feature(
             At::Tool,
             Feat::Description(value::DESC_MULTILINE),

@@ -131,6 +131,17 @@ const FORMED: u64 = 1 << keyword::ENUM
     | 1 << keyword::SCHEMA
     | 1 << keyword::ID;
 
+/// The ids ([`keyword`]) of the keys the match in [`node`] skips by name wherever they are
+/// ([`ELSEWHERE`], and `items`): `type` is in nearly every subschema, and its id says "skip"
+/// before the key's value or the match are read.
+const SKIPPED: u64 = 1 << keyword::TYPE
+    | 1 << keyword::FORMAT
+    | 1 << keyword::REF
+    | 1 << keyword::DEFS
+    | 1 << keyword::DEFINITIONS
+    | 1 << keyword::NULLABLE
+    | 1 << keyword::ITEMS;
+
 /// `maxLength` from this value on is judged by the `maxLength (large)` case (100,000 there):
 /// grammar engines unroll repetition, so size is the feature. The threshold is toolwire's.
 pub const LARGE_MAX_LENGTH: u64 = 10_000;
@@ -210,8 +221,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         // Most keys are keywords the profile allows, judged by no form: whatever the arms
         // below would decide, nothing is reported, and the id answers that without them.
         if let Some(id) = keyword::id(k)
-            && FORMED & 1 << id == 0
-            && cx.allows_keyword(id, n.placement)
+            && (SKIPPED & 1 << id != 0
+                || FORMED & 1 << id == 0 && cx.allows_keyword(id, n.placement))
         {
             continue;
         }
@@ -684,6 +695,40 @@ mod tests {
             assert!(
                 found.iter().any(|(p, _)| p.ends_with("/title")),
                 "{found:?}"
+            );
+        }
+    }
+
+    /// [`SKIPPED`] holds the ids of exactly the keys the match skips by name wherever they
+    /// are ([`ELSEWHERE`] and `items`): an id more would hide a key the match reports, an id
+    /// fewer only costs time.
+    #[test]
+    fn the_ids_skipped_first_are_the_keys_the_match_always_skips() {
+        use super::*;
+        for (id, k) in keyword::KEYWORDS.iter().enumerate() {
+            assert_eq!(
+                SKIPPED & 1 << id != 0,
+                ELSEWHERE.contains(k) || *k == "items",
+                "{k}"
+            );
+        }
+        // And each skipped key is reported nowhere, under a profile that allows none of them.
+        let s = json!({"type":"object","properties":{"p":{"type":"array","format":"x",
+            "items":{"type":"string"},"nullable":true,"$defs":{},"definitions":{},
+            "$ref":"#/$defs/A"}},"$defs":{"A":{}}});
+        let found = seen("keyword-unsupported", s);
+        for k in [
+            "type",
+            "format",
+            "items",
+            "nullable",
+            "$defs",
+            "definitions",
+            "$ref",
+        ] {
+            assert!(
+                !found.iter().any(|(p, _)| p.ends_with(&format!("/{k}"))),
+                "{k}: {found:?}"
             );
         }
     }

@@ -70,9 +70,14 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
     // The first error at each place, in the crate's order; a set, as a schema may have an
     // error at each of hundreds of thousands of places.
     let mut places: Vec<(String, String)> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
+    // Made at the first error: most tools asked have none, and a set's hasher is seeded
+    // from a thread-local on each `new`.
+    let mut seen: Option<HashSet<String>> = None;
     let mut note = |pointer: String, error: String| {
-        if seen.insert(pointer.clone()) {
+        if seen
+            .get_or_insert_with(HashSet::new)
+            .insert(pointer.clone())
+        {
             places.push((pointer, error));
         }
     };

@@ -635,6 +635,10 @@ pub const ANNOTATIONS: &[&str] = &[
 
 /// The standard JSON type `t` names (ASCII case-insensitively), as a static string.
 pub fn standard_type(t: &str) -> Option<&'static str> {
+    // Nearly every `type` is written as the standard name itself, which one match finds.
+    if let Some(i) = super::feature::standard_type_index(t) {
+        return Some(super::feature::STANDARD_TYPES[i]);
+    }
     super::feature::STANDARD_TYPES
         .iter()
         .copied()

@@ -1742,10 +1742,17 @@ fn write_pointer_at(
     };
     let node = match *last {
         Some((f, span)) if f == frame => text.copy(span),
+        // The root's pointer is empty: no frames to read (most tools' findings are at its
+        // keywords or its properties).
+        _ if frame == 0 => text.write(|_| {}),
         _ => text.write(|t| write_frames(t, frames, frame)),
     };
     *last = Some((frame, node));
-    node.join(text.write(|t| write_below(t, below)))
+    node.join(text.write(|t| match at {
+        // The usual place, a keyword of the subschema, without the general case's options.
+        At::Key(_, key) => push(t, key),
+        _ => write_below(t, below),
+    }))
 }
 
 /// Whether `pointer` is the JSON Pointer of the subschema at `frame`, followed by `/key`
@@ -2951,7 +2958,9 @@ pub fn report_limit(
     value: usize,
     placement: Placement,
 ) {
-    if value == 0 {
+    // Below the profile's smallest case value every target takes it: the lookup would allow
+    // it (collect mode's floor is 0, and it records every measurement).
+    if value == 0 || value < cx.limit_floor(limit) {
         return;
     }
     cx.feature(at, Feat::Limit(limit, value), placement, || {
@@ -3005,6 +3014,32 @@ mod tests {
         assert_eq!(Ty::One("any").means(), 0);
         assert_eq!(Ty::Invalid(&json!(7)).means(), 0);
         assert_eq!(Ty::Absent.means(), 0);
+    }
+
+    /// `report_limit` skips the lookup of a measurement below the profile's smallest case
+    /// value: for every built-in profile, limit and placement, the lookup allows every value
+    /// below it and judges the value itself by the cases (a limit with no case allows all).
+    #[test]
+    fn a_measurement_below_the_floor_is_what_the_lookup_allows() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let placements = [Placement::Root, Placement::Nested, Placement::Tool];
+        let mut judged = 0;
+        for p in &set.profiles {
+            let profile = CompiledProfile::new(p);
+            for limit in Limit::ALL {
+                let floor = profile.limit_floor(limit);
+                for placement in placements {
+                    let at = |v| profile.lookup(&Feat::Limit(limit, v), placement);
+                    if floor == usize::MAX {
+                        assert_eq!(at(1 << 20), Slot::Allowed, "{limit:?}");
+                        continue;
+                    }
+                    assert_eq!(at(floor - 1), Slot::Allowed, "{}: {limit:?}", p.name);
+                    judged += usize::from(at(floor) != Slot::Allowed);
+                }
+            }
+        }
+        assert!(judged > 0, "some profile judges a value at its floor");
     }
 
     /// A meta-schema error settles a finding at its place, inside it, or on a keyword whose

@@ -2458,7 +2458,7 @@ fn walk<'a>(
         let mut due = if every_hook() {
             u64::MAX
         } else {
-            hooks.node_due(facts(&node))
+            hooks.node_due(facts(&node, cx.strict))
         };
         // Lowest bit first: the rules run in the order they are listed.
         while due != 0 {
@@ -2533,12 +2533,16 @@ fn every_hook() -> bool {
     false
 }
 
-/// The [`rules::when`] facts of a subschema, from the keys the walk read.
-fn facts(n: &Node<'_>) -> u32 {
+/// The [`rules::when`] facts of a subschema, from the keys the walk read; `strict`: whether
+/// its tool asks for strict mode ([`Cx::asks_strict`]).
+fn facts(n: &Node<'_>, strict: bool) -> u32 {
     use rules::when::*;
     // One OR per fact, without branches: this runs for every subschema.
     let fact = |present: bool, fact: u32| u32::from(present) * fact;
-    fact(!matches!(n.ty, Ty::Absent), TYPE)
+    let typed = !matches!(n.ty, Ty::Absent);
+    fact(typed, TYPE)
+        | fact(matches!(n.ty, Ty::List(_)), TYPE_LIST)
+        | fact(typed && strict, STRICT_TYPE)
         | fact(n.items.is_some(), ITEMS)
         | fact(n.properties.is_some(), PROPERTIES)
         | fact(n.required.is_some(), REQUIRED)
@@ -3256,16 +3260,21 @@ mod tests {
             json!("x"),
             json!({"type":"object","properties":{"a":true,"b":7,"c":{"anyOf":[{"type":"null"},{"type":"string"}],"nullable":true}},"required":["a","z"],"$defs":{"d":{"$ref":"#/$defs/d"}}}),
             json!({"anyOf":[{"type":"object"}],"enum":[1],"const":1,"not":{}}),
+            json!({"type":"object","properties":{"o":{"type":"object","properties":{"l":{"type":["string","null"]}}},"a":{"type":"array","items":{"type":"object"}}}}),
         ];
         let mut tools: Vec<Vec<ToolRef<'_>>> = catalog.cases.iter().map(ToolRef::of_case).collect();
-        tools.extend(extra.iter().map(|v| {
-            vec![ToolRef {
-                name: Some("t"),
-                description: None,
-                parameters: Some(v),
-                index: 0,
-                ..Default::default()
-            }]
+        // Each also as a tool that asks for strict mode (the facts of strict-form-missing).
+        tools.extend(extra.iter().flat_map(|v| {
+            [false, true].map(|strict| {
+                vec![ToolRef {
+                    name: Some("t"),
+                    description: None,
+                    parameters: Some(v),
+                    index: 0,
+                    strict,
+                    ..Default::default()
+                }]
+            })
         }));
         assert!(tools.len() > 100);
         for request in &tools {

@@ -129,6 +129,10 @@ pub mod when {
     pub const ROOT: u32 = 1 << 10;
     /// A subschema that is not a JSON object (a boolean schema, or not a schema at all).
     pub const NOT_OBJECT: u32 = 1 << 11;
+    /// A `type` written as a list.
+    pub const TYPE_LIST: u32 = 1 << 12;
+    /// A `type` key in a tool that asks for strict mode.
+    pub const STRICT_TYPE: u32 = 1 << 13;
 }
 
 /// What `toolwire rule` and RULES.md call a rule's example: a sketch (`...` in it) says so,

@@ -30,7 +30,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
-        node_when: when::TYPE,
+        node_when: when::STRICT_TYPE,
         ..Hooks::NONE
     },
 };

@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
-        node_when: when::TYPE,
+        node_when: when::TYPE_LIST,
         ..Hooks::NONE
     },
 };

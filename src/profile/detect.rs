@@ -252,9 +252,31 @@ pub struct Node<'a> {
     /// Bit `i` is set when the map's `i`-th key (of the first 64) may hold a value its
     /// keyword does not take: read with [`Node::value_form`].
     pub bad_values: u64,
+    /// The [`keyword::id`](super::keyword::id) of each of the map's first [`KEY_IDS`] keys,
+    /// [`NO_ID`] for a key that has none, read once by the walk: read with [`Node::key_id`].
+    key_ids: [u8; KEY_IDS],
 }
 
+/// How many of a subschema's keys [`Node::key_id`] answers from the walk's reading (nearly
+/// every subschema has fewer).
+const KEY_IDS: usize = 16;
+
+/// [`Node::key_ids`]' mark for a key that is no keyword toolwire numbers.
+const NO_ID: u8 = u8::MAX;
+
 impl Node<'_> {
+    /// [`keyword::id`](super::keyword::id) of the map's `i`-th key `k`, as the walk read it
+    /// (keyword-unsupported asks it of every key; the walk already had).
+    pub fn key_id(&self, i: usize, k: &str) -> Option<u8> {
+        let id = match self.key_ids.get(i) {
+            Some(&NO_ID) => None,
+            Some(&id) => Some(id),
+            None => return kw::id(k),
+        };
+        debug_assert_eq!(id, kw::id(k), "{k}");
+        id
+    }
+
     /// [`keyword_value_invalid::form`](super::rules::keyword_value_invalid::form) of the
     /// map's `i`-th key `k` and its value `v`, computed once by the walk for the first 64 keys
     /// (two rules ask it of every key).
@@ -2406,6 +2428,7 @@ fn walk<'a>(
             has_const: false,
             names_itself: false,
             bad_values: 0,
+            key_ids: [NO_ID; KEY_IDS],
         };
         children.clear();
         match map {
@@ -2573,7 +2596,11 @@ fn read_keys<'a>(
         // Whether the value may be one its keyword does not take (see `Node::value_form`):
         // the arms below know their keyword's answer; the rest ask.
         let mut bad = false;
-        match kw::id(k) {
+        let id = kw::id(k);
+        if let Some(slot) = node.key_ids.get_mut(i) {
+            *slot = id.unwrap_or(NO_ID);
+        }
+        match id {
             Some(kw::TYPE) => {
                 proven &= meta_shape::keyword("type", v);
                 node.ty = match v {

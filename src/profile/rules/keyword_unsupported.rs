@@ -220,7 +220,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         let k = k.as_str();
         // Most keys are keywords the profile allows, judged by no form: whatever the arms
         // below would decide, nothing is reported, and the id answers that without them.
-        if let Some(id) = keyword::id(k)
+        if let Some(id) = n.key_id(i, k)
             && (SKIPPED & 1 << id != 0
                 || FORMED & 1 << id == 0 && cx.allows_keyword(id, n.placement))
         {

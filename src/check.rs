@@ -1813,24 +1813,36 @@ fn percent(a: usize, b: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn request_findings_get_a_request_header_and_roots_a_word() {
-        let f = |tool: &str, request: bool, line: Option<usize>| super::Finding {
-            rule: "too-many-tools".into(),
-            tool: tool.to_string().into(),
-            tool_index: 3,
-            request,
+    /// A finding of rule `rule` at `level` on tool 0, message `m`, fix `f`, not repairable,
+    /// about the tool, with every other field empty: what the tests below vary from.
+    fn finding(rule: &str, level: super::Level) -> super::Finding {
+        super::Finding {
+            rule: rule.to_string().into(),
+            tool: super::Text::default(),
+            tool_index: 0,
+            request: false,
             pointer: String::new(),
             message: "m".into(),
             fix: "f".into(),
             repairable: false,
-            level: super::Level::Warning,
+            level,
             parameter: super::Text::default(),
             file: super::Text::default(),
-            line,
+            line: None,
             location: super::Text::default(),
             subject: super::Subject::Tool,
             evidence: None,
+        }
+    }
+
+    #[test]
+    fn request_findings_get_a_request_header_and_roots_a_word() {
+        let f = |tool: &str, request: bool, line: Option<usize>| super::Finding {
+            tool: tool.to_string().into(),
+            tool_index: 3,
+            request,
+            line,
+            ..finding("too-many-tools", super::Level::Warning)
         };
         // A request is its tool list, never its first tool.
         assert_eq!(
@@ -1909,21 +1921,8 @@ mod tests {
     #[test]
     fn the_summary_counts_request_level_findings_apart_from_the_tools() {
         let finding = |request: bool, level| super::Finding {
-            rule: "too-many-tools".into(),
-            tool: super::Text::default(),
-            tool_index: 0,
             request,
-            pointer: String::new(),
-            message: "m".into(),
-            fix: "f".into(),
-            repairable: false,
-            level,
-            parameter: super::Text::default(),
-            file: super::Text::default(),
-            line: None,
-            location: super::Text::default(),
-            subject: super::Subject::Tool,
-            evidence: None,
+            ..finding("too-many-tools", level)
         };
         let report = |findings, errors_only| super::Report {
             profile: "p".into(),
@@ -1985,21 +1984,9 @@ mod tests {
     #[test]
     fn the_json_counts_hidden_warnings_and_requests_sending_nothing_as_the_summary_does() {
         let finding = |level| super::Finding {
-            rule: "r".into(),
             tool: super::Text::from("t".to_string()),
-            tool_index: 0,
-            request: false,
-            pointer: String::new(),
-            message: "m".into(),
-            fix: "f".into(),
-            repairable: false,
-            level,
-            parameter: super::Text::default(),
             file: super::Text::from("a.json".to_string()),
-            line: None,
-            location: super::Text::default(),
-            subject: super::Subject::Tool,
-            evidence: None,
+            ..finding("r", level)
         };
         let file = |unsent| super::FileSummary {
             file: "a.json".into(),
@@ -2401,21 +2388,14 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &(level, fix))| super::Finding {
-                rule: "keyword-unsupported".into(),
                 tool: "search".into(),
-                tool_index: 0,
-                request: false,
                 pointer: format!("/properties/p{i}/minimum"),
                 message: format!("message {i}").into(),
                 fix: fix.to_string().into(),
                 repairable: true,
-                level,
-                parameter: super::Text::default(),
                 file: "t.json".into(),
-                line: None,
-                location: super::Text::default(),
                 subject: super::Subject::Schema,
-                evidence: None,
+                ..finding("keyword-unsupported", level)
             })
             .collect();
         super::Report {

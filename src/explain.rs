@@ -953,7 +953,16 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         // warning elsewhere is no reason to read the message otherwise.
         // A message that reads as no rule is not about the tool's name or description, which
         // check also reports at `""` (Bedrock's "format of the value at ... inputSchema.json").
-        let mut rules = rules_at(&|p| p == pointer, false, e.rule.is_none());
+        // A message about how deep the whole tool nests names no place in it (its root stands
+        // for the tool): another rule's finding at the root or at one of its keywords is
+        // another problem, whose fix may leave the message standing or make it worse (an
+        // inlined `$ref` nests deeper: trial 83 D1). Only check's own depth findings read it.
+        let whole_tool = e.rule.as_deref() == Some("depth-exceeded");
+        let mut rules = if whole_tool {
+            Vec::new()
+        } else {
+            rules_at(&|p| p == pointer, false, e.rule.is_none())
+        };
         // Check reports the rule the message reads as here too (perhaps only as a warning, the
         // target's evidence not in the profile yet) beside another error: the message is about
         // its own rule, whose fix is what answers it; check's other errors at the place are
@@ -1031,7 +1040,7 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         }
         let mut moved_to = None;
         for at in [&keyword_of as &dyn Fn(&str) -> bool, &is_parent] {
-            if !rules.is_empty() {
+            if !rules.is_empty() || whole_tool {
                 break;
             }
             rules = rules_at(at, false, true);
@@ -1043,7 +1052,7 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
                     .map(|f| f.pointer.clone());
             }
         }
-        if rules.is_empty() {
+        if rules.is_empty() && !whole_tool {
             rules = rules_at(&|p| p == pointer, true, true);
         }
         // The rule the message reads as, reported below the place (a depth limit that the

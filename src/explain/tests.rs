@@ -2561,6 +2561,44 @@ fn a_tool_wide_message_keeps_its_rule_over_another_finding_at_the_root() {
     );
 }
 
+/// Gemini's nesting-depth message names no place, its root standing for the tool: another
+/// rule's error at a keyword of the root is no reading of it. A shallow tool whose `$defs`
+/// `parameters` rejects (report toolsformcp-ref-avoids-depth's schema) was explained as
+/// `ref-unsupported` at `/$defs`, whose fix, inlining, nests deeper (trial 83 D1).
+#[test]
+fn a_depth_message_is_not_read_as_another_rule_at_a_root_keyword() {
+    let request = json!({"contents": [], "tools": [{"functionDeclarations": [{
+        "name": "uses_ref", "description": "d", "parameters": {
+            "$defs": {"Period": {"type": "object", "properties": {"start": {"type": "string"}}}},
+            "type": "object",
+            "properties": {"periods": {"type": "array", "items": {"$ref": "#/$defs/Period"}}}}}]}]});
+    let target = "gemini/v1beta/parameters";
+    let set = crate::input::from_value(std::path::Path::new("r"), request.clone()).unwrap();
+    let profile = crate::profile::embedded_set().unwrap().get(target).unwrap();
+    let errors: Vec<_> =
+        crate::check::check_set(&set, &crate::profile::CompiledProfile::new(profile))
+            .into_iter()
+            .filter(|f| f.level == crate::check::Level::Error)
+            .map(|f| (f.rule.to_string(), f.pointer.clone()))
+            .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|(r, p)| r == "ref-unsupported" && p == "/$defs"),
+        "check has another error at a keyword of the root: {errors:?}"
+    );
+    let text = "FunctionDeclaration in the request exceeds the maximum allowed nesting depth";
+    let e = &explain(Some(&request), text, Some(target))[0];
+    assert_eq!(e.rule.as_deref(), Some("depth-exceeded"), "{:?}", e.notes);
+    assert_eq!(e.pointer.as_deref(), Some(""), "{:?}", e.notes);
+    assert_eq!(e.fix.as_deref(), fix_for("depth-exceeded"));
+    assert!(
+        e.notes.iter().any(|n| n.contains("reports nothing here")),
+        "{:?}",
+        e.notes
+    );
+}
+
 /// Strict mode's depth limit in the words of toolwire's own offline models (OpenAI's and
 /// DeepSeek's strict targets; the wording is inferred, `openai::strict_size_problem`) reads as
 /// `depth-exceeded` at every depth, placed where check reports the depth (trial 66 D3: no rule

@@ -510,7 +510,7 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         };
         Some(texts).filter(|t| !t.is_empty())
     };
-    if let Ok(v) = serde_json::from_str::<Value>(s.trim()) {
+    if let Some(v) = json_value(s.trim()) {
         return match &v {
             // The whole error a body written as a JSON string: its records are read as the
             // body's own are (trial 54 D7: a list of message objects so written lost all but
@@ -722,6 +722,55 @@ fn lists_out(
         }
     }
     rest
+}
+
+/// `s` as JSON, where a `\uD800`-`\uDFFF` escape that is no half of a pair reads as U+FFFD:
+/// a body echoing a name cut in the middle of a character holds one (Python's `json` takes it,
+/// serde_json refuses it), and read as text its quote ran on into the envelope's `param`, whose
+/// tool index was lost (trial 83 D4). `None` when it is no JSON even so.
+fn json_value(s: &str) -> Option<Value> {
+    match serde_json::from_str(s) {
+        Ok(v) => Some(v),
+        // serde_json's words for a half pair: "lone leading surrogate in hex escape", or
+        // "unexpected end of hex escape" when no escape follows a leading half.
+        Err(e) if e.to_string().contains("hex escape") => {
+            serde_json::from_str(&lone_surrogates_replaced(s)).ok()
+        }
+        Err(_) => None,
+    }
+}
+
+/// `s` with every `\u` escape of a surrogate that is no half of a high-low pair written
+/// `\ufffd`. Other escapes are copied whole, so `\\u` (a backslash, then `u`) is left alone.
+fn lone_surrogates_replaced(s: &str) -> String {
+    let unit = |at: usize| {
+        s.get(at..at + 6)
+            .filter(|e| e.starts_with("\\u"))
+            .and_then(|e| u16::from_str_radix(&e[2..], 16).ok())
+    };
+    let mut out = String::with_capacity(s.len());
+    let mut rest = 0;
+    let mut i = 0;
+    while let Some(k) = s[i..].find('\\') {
+        let at = i + k;
+        match unit(at) {
+            Some(0xD800..=0xDBFF)
+                if unit(at + 6).is_some_and(|lo| (0xDC00..=0xDFFF).contains(&lo)) =>
+            {
+                i = at + 12;
+            }
+            Some(0xD800..=0xDFFF) => {
+                out.push_str(&s[rest..at]);
+                out.push_str("\\ufffd");
+                i = at + 6;
+                rest = i;
+            }
+            // Any other escape is two characters or more; skipping both keeps `\\` whole.
+            _ => i = at + 1 + s[at + 1..].chars().next().map_or(0, char::len_utf8),
+        }
+    }
+    out.push_str(&s[rest..]);
+    out
 }
 
 /// The body a string member holds ([`lists_out`]): the string itself as JSON where it starts

@@ -4793,3 +4793,23 @@ fn cohere_optional_parameters_only_names_each_tool_requiring_none() {
         e.notes
     );
 }
+
+/// A JSON body holding an escape of half a surrogate pair (an echoed name cut in the middle of
+/// a character) is read as the envelope it is, that half as U+FFFD: read as text, its quote ran
+/// on into `","param":...}}` and the tool index `param` gives was lost (trial 83 D4). A whole
+/// pair and an escaped backslash before `u` are kept as they are.
+#[test]
+fn a_body_with_a_lone_surrogate_escape_is_read_as_its_envelope() {
+    let body = r#"{"error":{"message":"Invalid schema for function 'f\ud800x\\ud800\ud83d\ude00\udc00': In context=('properties', 'tags'), array schema missing items.","param":"tools[1].function.parameters"}}"#;
+    let e = &explain(None, body, None);
+    assert_eq!(e.len(), 1, "{e:?}");
+    let e = &e[0];
+    assert_eq!(e.tool_index, Some(1), "{e:?}");
+    assert_eq!(
+        e.message,
+        "Invalid schema for function 'f\u{fffd}x\\ud800\u{1f600}\u{fffd}': In context=('properties', \
+         'tags'), array schema missing items."
+    );
+    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
+    assert_eq!(e.pointer.as_deref(), Some("/properties/tags"));
+}

@@ -571,7 +571,41 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
         return;
     }
     use crate::schema::Token;
-    let at = e.pointer.as_deref().unwrap_or_default();
+    // Of the schema holding the keyword: a `dependencies` of name lists is fixed as
+    // `dependentRequired` is.
+    let fix_of = |last: &str, v: &Value| {
+        let node = serde_json::Map::from_iter([(last.to_string(), v.clone())]);
+        match form(last, v) {
+            Some(f) => fix_in(last, &Feat::KeywordForm(last, f), &node),
+            None => fix_in(last, &Feat::Keyword(last), &node),
+        }
+    };
+    // Where the value cannot be read, the values whose forms tell fixes apart (booleans, a
+    // schema): one fix for all of them is the keyword's whatever its value.
+    let any_value_fix = |last: &str| {
+        let [a, b, c, d] = [
+            Value::Bool(true),
+            Value::Bool(false),
+            serde_json::json!({}),
+            serde_json::json!({"a": ["b"]}),
+        ]
+        .map(|v| fix_of(last, &v));
+        (a == b && b == c && c == d).then_some(a)
+    };
+    let Some(at) = e.pointer.as_deref() else {
+        // No place (Google's positional index without the request), but the message names
+        // the keyword: its fix, not the rule's that names none (trial 83 D3).
+        // The message says the field is refused whatever its value, so removing it cures it
+        // where the fixes of its forms differ.
+        if let Some(k) =
+            templates::unknown_name(&e.message).filter(|k| crate::schema::is_keyword(k))
+        {
+            e.fix = Some(any_value_fix(k).unwrap_or_else(|| {
+                format!("Remove `{k}`; if it constrained the value, say so in the description.")
+            }));
+        }
+        return;
+    };
     let Some((holder, token)) = at.rsplit_once('/') else {
         return;
     };
@@ -584,15 +618,6 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
         Token::Name(k @ ("dependencies" | "dependentRequired")) => (holder, k),
         _ => return,
     };
-    // Of the schema holding the keyword: a `dependencies` of name lists is fixed as
-    // `dependentRequired` is.
-    let fix_of = |v: &Value| {
-        let node = serde_json::Map::from_iter([(last.to_string(), v.clone())]);
-        match form(last, v) {
-            Some(f) => fix_in(last, &Feat::KeywordForm(last, f), &node),
-            None => fix_in(last, &Feat::Keyword(last), &node),
-        }
-    };
     let root = tools
         .iter()
         .find(|t| Some(t.index) == e.tool_index)
@@ -604,24 +629,12 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
     let own =
         root.and_then(|r| crate::profile::rules::keyword_unsupported::place_fix(r, parent, last));
     let fix = match value {
-        Some(v) => own.unwrap_or_else(|| fix_of(v)),
-        None => {
-            // The values whose forms tell fixes apart (booleans, a schema): one fix for all
-            // of them is the keyword's whatever its value.
-            let [a, b, c, d] = [
-                Value::Bool(true),
-                Value::Bool(false),
-                serde_json::json!({}),
-                serde_json::json!({"a": ["b"]}),
-            ]
-            .map(|v| fix_of(&v));
-            if a != b || b != c || c != d {
-                return;
-            }
-            a
-        }
+        Some(v) => Some(own.unwrap_or_else(|| fix_of(last, v))),
+        None => any_value_fix(last),
     };
-    e.fix = Some(fix);
+    if fix.is_some() {
+        e.fix = fix;
+    }
 }
 
 /// The value of `keyword` in the request's tool where `e` is placed, when its JSON Pointer

@@ -572,6 +572,15 @@ fn unsupported_keyword_rule(keyword: &str) -> &'static str {
     }
 }
 
+/// The field Google's `Unknown name "X"` message names (a keyword, or a vendor key), if
+/// `message` is one.
+pub(super) fn unknown_name(message: &str) -> Option<&str> {
+    G_UNKNOWN
+        .captures(message)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
+}
+
 fn google(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in G_UNKNOWN.captures_iter(text) {

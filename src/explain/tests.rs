@@ -4813,3 +4813,31 @@ fn a_body_with_a_lone_surrogate_escape_is_read_as_its_envelope() {
     assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
     assert_eq!(e.pointer.as_deref(), Some("/properties/tags"));
 }
+
+/// Google's unknown field at a place the message gives only by positional index: without the
+/// request there is no place to read the value at, but the keyword is named, and so is it in
+/// the fix (trial 83 D3: the rule's general "Remove the keyword", naming none, for
+/// `exclusiveMinimum`, `additionalProperties`, `propertyNames`, `const`).
+#[test]
+fn an_unknown_field_without_its_place_gets_its_keywords_fix() {
+    let at =
+        "at 'tools[0].function_declarations[6].parameters.properties[3].value': Cannot find field.";
+    let fix = |k: &str| {
+        let text = format!("Invalid JSON payload received. Unknown name \"{k}\" {at}");
+        let e = &explain(None, &text, None)[0];
+        assert_eq!(e.pointer, None, "{e:?}");
+        e.fix.clone().unwrap_or_default()
+    };
+    // Its forms' fixes differ (a draft-4 boolean is rewritten as the bound): removal, named.
+    assert_eq!(
+        fix("exclusiveMinimum"),
+        "Remove `exclusiveMinimum`; if it constrained the value, say so in the description."
+    );
+    assert!(fix("additionalProperties").starts_with("Remove `additionalProperties`"));
+    // One fix whatever the value: check's own.
+    assert!(fix("propertyNames").starts_with("Remove `propertyNames` and say what it required"));
+    assert!(fix("title").starts_with("Remove `title`: it only annotates"));
+    assert!(fix("const").starts_with("Write `const` as a one-value `enum`"));
+    // A vendor key is no keyword with a fix of its own.
+    assert_eq!(fix("x-foo"), fix_for("keyword-unsupported").unwrap());
+}

@@ -2573,18 +2573,11 @@ fn a_depth_message_is_not_read_as_another_rule_at_a_root_keyword() {
             "type": "object",
             "properties": {"periods": {"type": "array", "items": {"$ref": "#/$defs/Period"}}}}}]}]});
     let target = "gemini/v1beta/parameters";
-    let set = crate::input::from_value(std::path::Path::new("r"), request.clone()).unwrap();
-    let profile = crate::profile::embedded_set().unwrap().get(target).unwrap();
-    let errors: Vec<_> =
-        crate::check::check_set(&set, &crate::profile::CompiledProfile::new(profile))
-            .into_iter()
-            .filter(|f| f.level == crate::check::Level::Error)
-            .map(|f| (f.rule.to_string(), f.pointer.clone()))
-            .collect();
+    let errors = check_findings_at(&request, target, crate::check::Level::Error);
     assert!(
         errors
             .iter()
-            .any(|(r, p)| r == "ref-unsupported" && p == "/$defs"),
+            .any(|(_, p, r)| r == "ref-unsupported" && p == "/$defs"),
         "check has another error at a keyword of the root: {errors:?}"
     );
     let text = "FunctionDeclaration in the request exceeds the maximum allowed nesting depth";

@@ -107,7 +107,8 @@ pub struct Detail {
     pub cites_cases: bool,
 }
 
-const PLACEMENTS: usize = 6;
+/// Placements a feature has a slot at ([`CompiledProfile::placement_index`]).
+pub(crate) const PLACEMENTS: usize = 6;
 
 fn slot_index(p: Placement) -> usize {
     match p {
@@ -161,7 +162,12 @@ pub struct CompiledProfile {
     /// The rules a check under this profile runs: all of them, unless some were turned off
     /// ([`CompiledProfile::turn_off`]).
     hooks: Option<std::sync::Arc<HookLists>>,
+    /// [`CompiledProfile::id`].
+    id: u64,
 }
+
+/// The last [`CompiledProfile::id`] given out.
+static LAST_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 // The `name-chars` kinds are looked up by position in this list (see
 // [`CompiledProfile::lookup`]): all of those the detector reports.
@@ -330,7 +336,22 @@ impl CompiledProfile {
             meta_schema,
             no_schema,
             hooks: None,
+            id: LAST_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
         }
+    }
+
+    /// A number this profile's verdicts go by: never 0, and the same for two profiles only
+    /// when one is a clone of the other (no method changes a verdict once built), so that
+    /// findings kept from one check reuse what the profile said only under the same one
+    /// ([`super::findings::Findings`]' memo).
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The index of `placement` in the verdicts per placement [`super::findings::Findings`]
+    /// keeps, below [`PLACEMENTS`].
+    pub(crate) fn placement_index(placement: Placement) -> usize {
+        slot_index(placement)
     }
 
     /// Turns the rules `ids` off for checks under this profile (`check --ignore`): they are

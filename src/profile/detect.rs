@@ -606,7 +606,11 @@ pub enum At<'x> {
 }
 
 impl<'a, 'p> Cx<'a, 'p> {
-    fn new(mode: Mode<'p>) -> Self {
+    fn new(mut mode: Mode<'p>) -> Self {
+        // Findings kept from another check remember that profile's verdicts.
+        if let Mode::Check { profile, out } = &mut mode {
+            out.use_profile(profile.id());
+        }
         Cx {
             mode,
             frames: Vec::new(),
@@ -962,6 +966,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 shown: None,
                 memo: None,
                 repairable: false,
+                by_feature: false,
             },
             what,
             |_| false,
@@ -1034,6 +1039,24 @@ impl<'a, 'p> Cx<'a, 'p> {
         self.report(at, feat, placement, given, what, fix)
     }
 
+    /// [`Cx::feature_memo`] for a rule whose `repairable` answers from the feature alone
+    /// (not its place): a repeat shares that answer as well as the texts.
+    pub fn feature_memo_by_feature(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        memo: &str,
+        what: impl FnOnce(&mut String),
+    ) {
+        let given = Given {
+            memo: Some(memo),
+            by_feature: true,
+            ..Given::NONE
+        };
+        self.report(at, feat, placement, given, what, |_| false)
+    }
+
     /// [`Cx::feature_written`] for `keyword-allowed: K (form)`, a value keyword `K` does not
     /// take: judged by that form's evidence, unless the profile has no evidence that a target
     /// accepts the form (the slot is unknown) and rejects the keyword itself
@@ -1082,6 +1105,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                         shown: Some(&shown),
                         memo: None,
                         repairable: false,
+                        by_feature: false,
                     },
                     |m| {
                         what(m, false);
@@ -1111,6 +1135,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 shown: Some(&shown),
                 memo: None,
                 repairable: false,
+                by_feature: false,
             },
             |m| what(m, true),
             |m| fix(m, true),
@@ -1157,6 +1182,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 shown,
                 memo: None,
                 repairable: false,
+                by_feature: false,
             },
             |m| m.push_str(&what()),
             |_| false,
@@ -1176,18 +1202,37 @@ impl<'a, 'p> Cx<'a, 'p> {
     ) {
         match &mut self.mode {
             Mode::Check { profile, out } => {
+                let profile: &CompiledProfile = profile;
                 let Given {
                     slot,
                     shown,
                     repairable,
+                    by_feature,
                     ..
                 } = given;
-                let slot = slot.unwrap_or_else(|| profile.lookup(&feat, placement));
+                let memo_key = given.memo.and_then(|key| Some((memo_tag(&feat)?, key)));
+                // A repeat of an earlier finding's feature (same rule, kind, form and key)
+                // shares its texts, and the verdict at a placement it was judged at.
+                let mut memo = memo_key.and_then(|(tag, key)| out.memo(self.rule, tag, key));
+                let at_placement = CompiledProfile::placement_index(placement);
+                let slot = match (slot, memo) {
+                    (Some(slot), _) => slot,
+                    (None, Some(m)) => match out.memo_entry(m).slots[at_placement] {
+                        Some(known) => {
+                            debug_assert_eq!(known, profile.lookup(&feat, placement), "{feat}");
+                            known
+                        }
+                        None => {
+                            let slot = profile.lookup(&feat, placement);
+                            out.memo_entry(m).slots[at_placement] = Some(slot);
+                            slot
+                        }
+                    },
+                    (None, None) => profile.lookup(&feat, placement),
+                };
                 let (Slot::Rejected(detail) | Slot::Unknown(detail)) = slot else {
                     return;
                 };
-                let memo_key = given.memo.and_then(|key| Some((memo_tag(&feat)?, key)));
-                let memo = memo_key.and_then(|(tag, key)| out.memo(self.rule, tag, key));
                 let text = &mut out.text;
                 let pointer = write_pointer_at(text, &self.frames, at, &mut self.node_pointer);
                 let tool = *self
@@ -1214,14 +1259,19 @@ impl<'a, 'p> Cx<'a, 'p> {
                     })
                 });
                 let (what, fix) = match memo {
-                    Some(m) => (m.what, m.fix),
+                    Some(m) => {
+                        let m = out.memo_entry(m);
+                        (m.what, m.fix)
+                    }
                     None => {
                         let what = text.write(what);
                         let mut written = false;
                         let fix = text.write(|t| written = fix(t));
                         let fix = written.then_some(fix);
                         if let Some((tag, key)) = memo_key {
-                            out.remember(self.rule, tag, key, what, fix);
+                            let m = out.remember(self.rule, tag, key, what, fix);
+                            out.memo_entry(m).slots[at_placement] = Some(slot);
+                            memo = Some(m);
                         }
                         (what, fix)
                     }
@@ -1237,6 +1287,68 @@ impl<'a, 'p> Cx<'a, 'p> {
                     })),
                     None => fix,
                 };
+                // What the rule's `repairable` needs is made only when it is asked: a rule
+                // that answers from the feature alone answered a repeat already.
+                let inline_refused = || match &self.inline_refusal {
+                    Some(r) => r.get().is_some(),
+                    None => self.root.is_some_and(|root| {
+                        crate::repair::refs::refusal_with(
+                            root,
+                            crate::repair::refs::Conflicts::under(profile),
+                        )
+                        .is_some()
+                    }),
+                };
+                let node_pointer = || pointer_of(&self.frames, node_of(at));
+                let name_clash = || {
+                    let named = self.named && !self.request;
+                    named
+                        .then(|| self.names.clash(profile, self.tool_index, self.tool_name))
+                        .flatten()
+                };
+                let turned = || in_subschema(at).and_then(|(f, _)| turned_above(&self.frames, f));
+                let repairing = || rules::Repairing {
+                    profile,
+                    placement,
+                    root: self.root,
+                    inline_refused: &inline_refused,
+                    named: self.named,
+                    required_schema_key: self.required_schema_key,
+                    node_pointer: &node_pointer,
+                    node: self
+                        .root
+                        .and(in_subschema(at))
+                        .map(|(f, _)| (self.frames[f as usize].value, f == 0)),
+                    name_clash: &name_clash,
+                    root_refs: &self.root_refs,
+                    turned: &turned,
+                };
+                let repairable = repairable
+                    || unreached.is_some()
+                    || {
+                        let known = memo
+                            .filter(|_| by_feature)
+                            .and_then(|m| out.memo_entry(m).repairable);
+                        match known {
+                            Some(known) => known,
+                            None => {
+                                let said = (self.rule.repairable)(&feat, &repairing());
+                                if let Some(m) = memo.filter(|_| by_feature) {
+                                    out.memo_entry(m).repairable = Some(said);
+                                }
+                                said
+                            }
+                        }
+                    }
+                    || (subject == Subject::Schema
+                        && match self.replaces_schema.get() {
+                            Some(known) => known,
+                            None => {
+                                let known = repairing().replaces_schema();
+                                self.replaces_schema.set(Some(known));
+                                known
+                            }
+                        });
                 out.records.push(Record {
                     rule: self.rule,
                     tool_index: self.tool_index,
@@ -1250,54 +1362,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                     limit,
                     subject,
                     key_frame: key_frame(at),
-                    repairable: {
-                        let r = rules::Repairing {
-                            profile,
-                            placement,
-                            root: self.root,
-                            inline_refused: &|| match &self.inline_refusal {
-                                Some(r) => r.get().is_some(),
-                                None => self.root.is_some_and(|root| {
-                                    crate::repair::refs::refusal_with(
-                                        root,
-                                        crate::repair::refs::Conflicts::under(profile),
-                                    )
-                                    .is_some()
-                                }),
-                            },
-                            named: self.named,
-                            required_schema_key: self.required_schema_key,
-                            node_pointer: &|| pointer_of(&self.frames, node_of(at)),
-                            node: self
-                                .root
-                                .and(in_subschema(at))
-                                .map(|(f, _)| (self.frames[f as usize].value, f == 0)),
-                            name_clash: &|| {
-                                let named = self.named && !self.request;
-                                named
-                                    .then(|| {
-                                        self.names.clash(profile, self.tool_index, self.tool_name)
-                                    })
-                                    .flatten()
-                            },
-                            root_refs: &self.root_refs,
-                            turned: &|| {
-                                in_subschema(at).and_then(|(f, _)| turned_above(&self.frames, f))
-                            },
-                        };
-                        repairable
-                            || unreached.is_some()
-                            || (self.rule.repairable)(&feat, &r)
-                            || (subject == Subject::Schema
-                                && match self.replaces_schema.get() {
-                                    Some(known) => known,
-                                    None => {
-                                        let known = r.replaces_schema();
-                                        self.replaces_schema.set(Some(known));
-                                        known
-                                    }
-                                })
-                    },
+                    repairable,
                 });
             }
             Mode::Collect { out } => out.push(Seen {
@@ -1640,6 +1705,9 @@ struct Given<'s> {
     /// `toolwire repair` removes the finding whatever the rule's `repairable` says of its
     /// feature: the rule worked out from more than the feature that repair does.
     repairable: bool,
+    /// With `memo`: the rule's `repairable` answers from the feature alone, so a repeat
+    /// shares that answer too.
+    by_feature: bool,
 }
 
 impl Given<'_> {
@@ -1648,6 +1716,7 @@ impl Given<'_> {
         shown: None,
         memo: None,
         repairable: false,
+        by_feature: false,
     };
 }
 
@@ -3045,6 +3114,53 @@ mod tests {
         assert_eq!(Ty::One("any").means(), 0);
         assert_eq!(Ty::Invalid(&json!(7)).means(), 0);
         assert_eq!(Ty::Absent.means(), 0);
+    }
+
+    /// Findings kept from a check under one profile and reused under another (the texts
+    /// stay, only the records go) judge a repeated feature by the new profile: the memo of a
+    /// repeat holds the old profile's verdict and the rule's `repairable`, which must not
+    /// carry over (before the memo kept verdicts, nothing could). Rendered, they are what a
+    /// fresh check under the second profile makes, and the second profile's errors differ.
+    #[test]
+    fn a_findings_buffer_reused_under_another_profile_judges_by_that_one() {
+        let schema = json!({"type": "dict", "properties": {
+            "a": {"type": "float", "default": 1}, "b": {"type": "float", "default": 2}}});
+        let tool = [ToolRef {
+            name: Some("t"),
+            description: Some("d"),
+            parameters: Some(&schema),
+            index: 0,
+            ..Default::default()
+        }];
+        let rejecting = crate::repair::tests::profile(&[
+            "type-spelling: float",
+            "type-spelling: dict",
+            "keyword-allowed: default",
+        ]);
+        let silent = crate::repair::tests::profile(&[]);
+        let fresh = |profile: &CompiledProfile| {
+            let mut out = Vec::new();
+            check_request(&tool, profile, &mut out);
+            out
+        };
+        let mut kept = Findings::default();
+        for (first, then) in [(&rejecting, &silent), (&silent, &rejecting)] {
+            kept.clear();
+            Checker::new(first, &mut kept).request(&tool, &[]);
+            assert!(kept.len() >= 5, "two floats, two defaults, the dict");
+            kept.forget_records();
+            Checker::new(then, &mut kept).request(&tool, &[]);
+            let mut reused = Vec::new();
+            kept.render_into(then, &mut reused);
+            assert_eq!(reused, fresh(then));
+        }
+        let errors = |out: Vec<Finding>| {
+            out.iter()
+                .filter(|f| f.level == crate::check::Level::Error)
+                .count()
+        };
+        assert_eq!(errors(fresh(&rejecting)), 5);
+        assert_eq!(errors(fresh(&silent)), 0);
     }
 
     /// `report_limit` skips the lookup of a measurement below the profile's smallest case

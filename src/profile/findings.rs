@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::compiled::{CompiledProfile, Slot, is_case};
+use super::compiled::{CompiledProfile, PLACEMENTS, Slot, is_case};
 
 /// The fix of a warning about a case's missing evidence: no target of the profile rejects
 /// the feature, some have no evidence either way.
@@ -65,19 +65,9 @@ fn ordinary(
 /// more than the texts it saves; the entry is compared whole). The rule goes in by its id's
 /// bytes, not its address: with the address, where the linker put the rules decided which
 /// findings shared a slot, and a corpus check moved by 2% from build to build.
-fn memo_slot(rule: &Rule, tag: (u8, &'static str), key: &str) -> usize {
-    let words = |s: &str| {
-        covering_words(s.as_bytes()).unwrap_or_else(|| {
-            let b = s.as_bytes();
-            let word = |c: &[u8; 8]| u64::from_le_bytes(*c);
-            (
-                b.first_chunk::<8>().map_or(0, word),
-                b.last_chunk::<8>().map_or(0, word),
-            )
-        })
-    };
-    let (head, tail) = words(key);
-    let (id_head, id_tail) = words(rule.id);
+fn memo_slot(rule: &Rule, tag: (u8, &'static str), key: &str, words: (u64, u64)) -> usize {
+    let (head, tail) = words;
+    let (id_head, id_tail) = key_words(rule.id);
     let h = (id_head ^ id_tail.rotate_left(17))
         ^ u64::from(tag.0) << 56
         ^ (key.len() as u64) << 48
@@ -213,6 +203,8 @@ pub struct Findings {
     /// Texts already written by findings that share them, by [`memo_slot`] (see
     /// [`Findings::memo`]); empty until the first one.
     memo: Vec<Option<Memo>>,
+    /// [`CompiledProfile::id`] of the profile the memo's verdicts are from (0: none yet).
+    profile: u64,
 }
 
 impl Default for Findings {
@@ -224,14 +216,40 @@ impl Default for Findings {
 /// Where the texts of an earlier finding of the same rule, feature kind and form, and key as
 /// written went, so that a repeat shares them instead of writing them again (real tool
 /// definitions repeat a few findings, `type: "float"` or `default`, thousands of times).
+/// The feature is the same for the same key (the callers derive it from the key), so a
+/// repeat also shares what the profile and the rule said of it.
 #[derive(Clone, Copy)]
 pub(crate) struct Memo {
     rule: &'static Rule,
     /// The feature's kind tag and form, and the key as written (in the text buffer).
     tag: (u8, &'static str),
     key: Span,
+    /// The key's [`key_words`]: a key of up to 16 bytes is compared by them without reading
+    /// the text (a call to compare bytes cost a fifth of a lookup).
+    words: (u64, u64),
     pub(crate) what: Span,
     pub(crate) fix: Option<Span>,
+    /// The profile's verdict on the feature at each placement, once asked
+    /// ([`CompiledProfile::placement_index`]): a repeat skips the profile's lookup (hashing a
+    /// spelling such as `float`). Valid for the profile [`Findings`] was last used with.
+    pub(crate) slots: [Option<Slot>; PLACEMENTS],
+    /// The rule's `repairable` answer, once given, when the caller says it depends on the
+    /// feature alone (`type-invalid`'s spellings), not on the place.
+    pub(crate) repairable: Option<bool>,
+}
+
+/// Two words holding every byte of `s` for a key of up to 16 bytes
+/// ([`covering_words`]), else its first and last eight bytes: the memo's hash input and,
+/// with the length, its comparison of short keys.
+fn key_words(s: &str) -> (u64, u64) {
+    covering_words(s.as_bytes()).unwrap_or_else(|| {
+        let b = s.as_bytes();
+        let word = |c: &[u8; 8]| u64::from_le_bytes(*c);
+        (
+            b.first_chunk::<8>().map_or(0, word),
+            b.last_chunk::<8>().map_or(0, word),
+        )
+    })
 }
 
 /// Slots of [`Findings`]' memo table: a direct-mapped cache, so a lookup hashes the key and
@@ -247,6 +265,7 @@ impl Findings {
             records: Vec::with_capacity(n),
             text: TextBuf(String::with_capacity(n * 48)),
             memo: Vec::new(),
+            profile: 0,
         }
     }
 
@@ -295,18 +314,36 @@ impl Findings {
         self.text.0.len()
     }
 
-    /// The texts an earlier finding of `rule` about the feature `(tag, key)` wrote, if it is
-    /// still in the memo table.
-    pub(crate) fn memo(&self, rule: &Rule, tag: (u8, &'static str), key: &str) -> Option<Memo> {
-        let m = self.memo.get(memo_slot(rule, tag, key))?.as_ref()?;
+    /// Makes the findings to come be made under the profile of [`CompiledProfile::id`] `id`:
+    /// the memo's verdicts are that profile's, so another profile forgets them.
+    pub(crate) fn use_profile(&mut self, id: u64) {
+        if self.profile != id {
+            self.memo.clear();
+            self.profile = id;
+        }
+    }
+
+    /// Where the memo table holds what an earlier finding of `rule` about the feature
+    /// `(tag, key)` wrote, if it still does ([`Findings::memo_entry`]).
+    pub(crate) fn memo(&self, rule: &Rule, tag: (u8, &'static str), key: &str) -> Option<usize> {
+        let words = key_words(key);
+        let slot = memo_slot(rule, tag, key, words);
+        let m = self.memo.get(slot)?.as_ref()?;
         // The forms are the catalog's constants: the same address, as a rule, for the same form.
         let same_tag = m.tag.0 == tag.0 && (std::ptr::eq(m.tag.1, tag.1) || m.tag.1 == tag.1);
-        (std::ptr::eq(m.rule, rule) && same_tag && self.text.bytes(m.key) == key.as_bytes())
-            .then_some(*m)
+        let same_key = m.words == words
+            && (m.key.end - m.key.start) as usize == key.len()
+            && (key.len() <= 16 || self.text.bytes(m.key) == key.as_bytes());
+        (std::ptr::eq(m.rule, rule) && same_tag && same_key).then_some(slot)
+    }
+
+    /// The memo table's entry at `at`, as [`Findings::memo`] or [`Findings::remember`] gave it.
+    pub(crate) fn memo_entry(&mut self, at: usize) -> &mut Memo {
+        self.memo[at].as_mut().expect("a memo entry given out")
     }
 
     /// Remembers the texts a finding of `rule` about `(tag, key)` wrote (see [`Findings::memo`]),
-    /// in place of whatever shared its slot.
+    /// in place of whatever shared its slot; returns where.
     pub(crate) fn remember(
         &mut self,
         rule: &'static Rule,
@@ -314,8 +351,9 @@ impl Findings {
         key: &str,
         what: Span,
         fix: Option<Span>,
-    ) {
-        let slot = memo_slot(rule, tag, key);
+    ) -> usize {
+        let words = key_words(key);
+        let slot = memo_slot(rule, tag, key, words);
         let key = self.text.write(|t| t.push_str(key));
         if self.memo.is_empty() {
             self.memo.resize(MEMO_SLOTS, None);
@@ -324,9 +362,13 @@ impl Findings {
             rule,
             tag,
             key,
+            words,
             what,
             fix,
+            slots: [None; PLACEMENTS],
+            repairable: None,
         });
+        slot
     }
 
     /// Appends every finding, as an owned [`Finding`], to `out`: the message is what was found

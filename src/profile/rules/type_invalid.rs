@@ -228,12 +228,14 @@ fn joined(cx: &mut Cx<'_, '_>, n: &Node<'_>, t: &str, names: &[&str]) {
 /// hook is running: `type-unsupported` calls it for the standard types, this rule for the
 /// rest, so both write the finding alike.
 pub(super) fn spelling_of(cx: &mut Cx<'_, '_>, n: &Node<'_>, t: &str, spelling: &str) {
-    // The most frequent finding in real tool definitions: written once per spelling.
-    cx.feature_memo(
+    // The most frequent finding in real tool definitions: written once per spelling. Both
+    // rules that call this answer `repairable` from the spelling alone ([`known_spelling`],
+    // `never`).
+    cx.feature_memo_by_feature(
         At::Key(n.frame, "type"),
         Feat::TypeSpelling(spelling),
         n.placement,
-        Some(t),
+        t,
         |m| {
             m.push_str("`type: \"");
             m.push_str(t);
@@ -242,7 +244,6 @@ pub(super) fn spelling_of(cx: &mut Cx<'_, '_>, n: &Node<'_>, t: &str, spelling: 
                 m.push_str(" is not one of JSON Schema's types");
             }
         },
-        |_| false,
     )
 }
 

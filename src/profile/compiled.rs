@@ -433,6 +433,13 @@ impl CompiledProfile {
             .unwrap_or(Slot::Unknown(NO_CASE))
     }
 
+    /// [`CompiledProfile::lookup`] of `type-missing`, read by position.
+    pub fn type_missing_slot(&self, placement: Placement) -> Slot {
+        self.type_missing
+            .and_then(|s| s[slot_index(placement)])
+            .unwrap_or(Slot::Unknown(NO_CASE))
+    }
+
     /// [`CompiledProfile::lookup`] of `type-spelling: T` for `T` the `i`-th of
     /// [`STANDARD_TYPES`], by position: the walk knows `i` from its read of `type`.
     pub fn standard_type_slot(&self, i: usize, placement: Placement) -> Slot {
@@ -716,6 +723,38 @@ fn list(items: impl Iterator<Item = String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `type_missing_slot` (asked of every keyword finding's repair, before the subschema is
+    /// read) is the lookup of `type-missing`, in every built-in profile at every placement.
+    #[test]
+    fn the_type_missing_slot_is_the_lookup() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let mut rejected = 0;
+        for p in &set.profiles {
+            let profile = CompiledProfile::new(p);
+            for placement in [
+                Placement::Root,
+                Placement::Nested,
+                Placement::Items,
+                Placement::AnyofBranch,
+                Placement::Tool,
+                Placement::Request,
+            ] {
+                let slot = profile.type_missing_slot(placement);
+                assert_eq!(
+                    slot,
+                    profile.lookup(&Feat::TypeMissing, placement),
+                    "{}",
+                    p.name
+                );
+                rejected += usize::from(matches!(slot, Slot::Rejected(_)));
+            }
+        }
+        assert!(
+            rejected > 0,
+            "some profile rejects an untyped schema somewhere"
+        );
+    }
 
     use crate::evidence::EvidenceKind;
     use crate::profile::{Cited, FeatureEntry, Summary};

@@ -279,17 +279,20 @@ impl<'x> Repairing<'x> {
     /// (an untyped `enum` of mixed kinds, a `const: null`) would not help, as nothing would
     /// say the type either. Not at the root, which is `root-not-object`'s.
     pub fn left_untyped(&self) -> bool {
+        // The profile's verdict first (read by position, before the subschema: most profiles
+        // do not reject an untyped schema), then one pass over the keys: a subschema has a
+        // few, and hashing five names into its map showed in profiles (this is asked of
+        // every keyword finding).
+        if !matches!(
+            self.profile.type_missing_slot(self.placement),
+            super::compiled::Slot::Rejected(_)
+        ) {
+            return false;
+        }
         let Some(node) = self.node() else {
             return false;
         };
-        // The profile's verdict first (by position), then one pass over the keys: a subschema
-        // has a few, and hashing five names into its map showed in profiles (this is asked
-        // of every keyword finding).
         !self.at_root()
-            && matches!(
-                self.profile.lookup(&Feat::TypeMissing, self.placement),
-                super::compiled::Slot::Rejected(_)
-            )
             && !node
                 .keys()
                 .any(|k| matches!(k.as_str(), "type" | "anyOf" | "oneOf" | "allOf" | "$ref"))

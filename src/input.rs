@@ -240,13 +240,17 @@ impl ToolEntry {
     /// and a bare function list, and a bare schema, which has no envelope. Read from
     /// [`ToolEntry::schema_pointer`], whose segments are the reader's own keys.
     pub fn required_schema_key(&self) -> Option<&'static str> {
-        if self.schema_pointer.ends_with("/toolSpec/inputSchema/json") {
-            return Some("toolSpec.inputSchema");
-        }
-        match self.schema_pointer.rsplit_once('/')?.1 {
-            "input_schema" => Some("input_schema"),
-            "inputSchema" => Some("inputSchema"),
-            _ => None,
+        // The last segment, compared by suffix: asked for every tool `check` reads, and a
+        // reverse search for the `/` cost more than the rest of making the tool's `ToolRef`.
+        let p = self.schema_pointer.as_str();
+        if p.ends_with("/toolSpec/inputSchema/json") {
+            Some("toolSpec.inputSchema")
+        } else if p.ends_with("/input_schema") {
+            Some("input_schema")
+        } else if p.ends_with("/inputSchema") {
+            Some("inputSchema")
+        } else {
+            None
         }
     }
 
@@ -2674,6 +2678,14 @@ mod tests {
             assert_eq!(set.tools.len(), 1, "{doc}");
             assert_eq!(set.tools[0].schema_pointer, pointer, "{doc}");
             assert_eq!(set.tools[0].parameters.as_ref(), Some(&schema), "{doc}");
+            // The key the shape requires its schema under, by shape (read from the pointer).
+            let required = match format {
+                Format::Anthropic => Some("input_schema"),
+                Format::McpToolsList => Some("inputSchema"),
+                Format::Bedrock => Some("toolSpec.inputSchema"),
+                _ => None,
+            };
+            assert_eq!(set.tools[0].required_schema_key(), required, "{doc}");
         }
     }
 

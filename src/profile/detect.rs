@@ -2646,6 +2646,14 @@ fn facts(n: &Node<'_>, strict: bool) -> u32 {
         | fact(n.nullable.is_some(), NULLABLE)
         | fact(n.is_root(), ROOT)
         | fact(n.map.is_none(), NOT_OBJECT)
+        | fact(n.map.is_some() && !typed, UNTYPED)
+        | fact(typed && n.ty_standard.is_none(), ODD_TYPE)
+        | fact(n.names(ty_bit::OBJECT), OBJECT_TYPE)
+        | fact(n.names(ty_bit::ARRAY), ARRAY_TYPE)
+        | fact(
+            n.bad_values != 0 || n.map.is_some_and(|m| m.len() > 64),
+            BAD_VALUE,
+        )
         // Hooks that run on every subschema.
         | 1 << 31
 }
@@ -2671,7 +2679,6 @@ fn read_keys<'a>(
         }
         match id {
             Some(kw::TYPE) => {
-                proven &= meta_shape::keyword("type", v);
                 node.ty = match v {
                     Value::String(s) => Ty::One(s),
                     // An empty list names no type at all (the meta-schema wants at least one):
@@ -2684,6 +2691,13 @@ fn read_keys<'a>(
                     Ty::One(s) => super::feature::standard_type_index(s).map(|i| i as u8),
                     _ => None,
                 };
+                // The meta-schema's simple types are the standard spellings just read: a
+                // string is proven by that reading, not by a second match of it.
+                proven &= match v {
+                    Value::String(_) => node.ty_standard.is_some(),
+                    _ => meta_shape::keyword("type", v),
+                };
+                debug_assert_eq!(proven, meta_shape::keyword("type", v), "{v}");
                 node.ty_means = match (node.ty_standard, node.ty) {
                     (Some(i), _) => 1 << i,
                     // Not a standard spelling, as just read: only a reading of it can mean one.
@@ -3404,6 +3418,9 @@ mod tests {
             json!({"type":"object","properties":{"a":true,"b":7,"c":{"anyOf":[{"type":"null"},{"type":"string"}],"nullable":true}},"required":["a","z"],"$defs":{"d":{"$ref":"#/$defs/d"}}}),
             json!({"anyOf":[{"type":"object"}],"enum":[1],"const":1,"not":{}}),
             json!({"type":"object","properties":{"o":{"type":"object","properties":{"l":{"type":["string","null"]}}},"a":{"type":"array","items":{"type":"object"}}}}),
+            // Types of every reading (the facts of type-invalid, object-properties-missing,
+            // array-items-missing), keys without a type, values their keywords do not take.
+            json!({"type":"object","properties":{"a":{"type":"dict"},"b":{"type":"ARRAY"},"c":{"minLength":"x","title":3},"d":{"items":{}},"e":{"type":7},"f":{"type":"Object"},"g":{"type":[]},"h":{"type":"list"}}}),
         ];
         let mut tools: Vec<Vec<ToolRef<'_>>> = catalog.cases.iter().map(ToolRef::of_case).collect();
         // Each also as a tool that asks for strict mode (the facts of strict-form-missing).

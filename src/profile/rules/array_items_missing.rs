@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
-        node_when: when::TYPE,
+        node_when: when::ARRAY_TYPE,
         ..Hooks::NONE
     },
 };

@@ -35,6 +35,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::BAD_VALUE,
         ..Hooks::NONE
     },
 };

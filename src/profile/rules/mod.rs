@@ -133,6 +133,19 @@ pub mod when {
     pub const TYPE_LIST: u32 = 1 << 12;
     /// A `type` key in a tool that asks for strict mode.
     pub const STRICT_TYPE: u32 = 1 << 13;
+    /// A schema object without a `type` key.
+    pub const UNTYPED: u32 = 1 << 14;
+    /// A `type` that is not one standard type as the standard spells it (a list, another
+    /// spelling, or no string at all).
+    pub const ODD_TYPE: u32 = 1 << 15;
+    /// A `type` that names `object` ([`Node::names`](crate::profile::detect::Node::names)).
+    pub const OBJECT_TYPE: u32 = 1 << 16;
+    /// A `type` that names `array`.
+    pub const ARRAY_TYPE: u32 = 1 << 17;
+    /// A key whose value its keyword may not take
+    /// ([`Node::value_form`](crate::profile::detect::Node::value_form)), or more keys than
+    /// the walk marks.
+    pub const BAD_VALUE: u32 = 1 << 18;
 }
 
 /// What `toolwire rule` and RULES.md call a rule's example: a sketch (`...` in it) says so,

@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
-        node_when: when::TYPE,
+        node_when: when::OBJECT_TYPE,
         ..Hooks::NONE
     },
 };

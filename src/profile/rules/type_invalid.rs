@@ -26,7 +26,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
-        node_when: when::TYPE,
+        node_when: when::ODD_TYPE,
         ..Hooks::NONE
     },
 };

@@ -16,6 +16,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::UNTYPED,
         ..Hooks::NONE
     },
 };

@@ -233,6 +233,9 @@ pub struct Node<'a> {
     pub items: Option<&'a Value>,
     pub prefix_items: bool,
     pub required: Option<&'a Value>,
+    /// `required` is a non-empty list of distinct strings (the meta-schema's form, read once by
+    /// the walk): `required-invalid` has nothing to say of it.
+    pub required_names: bool,
     pub enum_: Option<&'a Value>,
     pub reference: Option<&'a Value>,
     pub any_of: Option<&'a Value>,
@@ -2483,6 +2486,7 @@ fn walk<'a>(
             items: None,
             prefix_items: false,
             required: None,
+            required_names: false,
             enum_: None,
             reference: None,
             any_of: None,
@@ -2638,6 +2642,7 @@ fn facts(n: &Node<'_>, strict: bool) -> u32 {
         | fact(n.items.is_some(), ITEMS)
         | fact(n.properties.is_some(), PROPERTIES)
         | fact(n.required.is_some(), REQUIRED)
+        | fact(n.required.is_some() && !n.required_names, ODD_REQUIRED)
         | fact(n.enum_.is_some(), ENUM)
         | fact(n.reference.is_some(), REF)
         | fact(n.defs || n.definitions, DEFS)
@@ -2726,6 +2731,7 @@ fn read_keys<'a>(
             Some(kw::REQUIRED) => {
                 node.required = Some(v);
                 proven &= meta_shape::keyword("required", v);
+                node.required_names = proven && v.as_array().is_some_and(|a| !a.is_empty());
             }
             Some(kw::CONST) => node.has_const = true,
             Some(kw::ENUM) => {
@@ -3420,6 +3426,9 @@ mod tests {
             json!({"type":"object","properties":{"o":{"type":"object","properties":{"l":{"type":["string","null"]}}},"a":{"type":"array","items":{"type":"object"}}}}),
             // Types of every reading (the facts of type-invalid, object-properties-missing,
             // array-items-missing), keys without a type, values their keywords do not take.
+            json!({"properties":{"a":{}},"required":["a","a",1]}),
+            json!({"properties":{"a":{}},"required":[]}),
+            json!({"properties":{"a":{}},"required":"a","items":{"required":null}}),
             json!({"type":"object","properties":{"a":{"type":"dict"},"b":{"type":"ARRAY"},"c":{"minLength":"x","title":3},"d":{"items":{}},"e":{"type":7},"f":{"type":"Object"},"g":{"type":[]},"h":{"type":"list"}}}),
         ];
         let mut tools: Vec<Vec<ToolRef<'_>>> = catalog.cases.iter().map(ToolRef::of_case).collect();

@@ -146,6 +146,8 @@ pub mod when {
     /// ([`Node::value_form`](crate::profile::detect::Node::value_form)), or more keys than
     /// the walk marks.
     pub const BAD_VALUE: u32 = 1 << 18;
+    /// A `required` other than a non-empty list of distinct strings.
+    pub const ODD_REQUIRED: u32 = 1 << 19;
 }
 
 /// What `toolwire rule` and RULES.md call a rule's example: a sketch (`...` in it) says so,

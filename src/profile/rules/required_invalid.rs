@@ -18,7 +18,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
-        node_when: when::REQUIRED,
+        node_when: when::ODD_REQUIRED,
         ..Hooks::NONE
     },
 };

@@ -107,7 +107,9 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         );
         return;
     }
-    if is_instance(map) {
+    // A `type` key is a keyword: only an untyped root may be an instance (most roots are
+    // typed, and the scan of the keys for a keyword ran for every tool).
+    if matches!(n.ty, Ty::Absent) && is_instance(map) {
         cx.feature(at, Feat::RootShape(value::ROOT_INSTANCE), Placement::Root, || {
             "the parameters schema has no schema keyword at all: it looks like an example of the arguments, not a schema".into()
         });
@@ -137,7 +139,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             || "the parameters schema has `type: null`".into(),
         ),
         Ty::One(t) => {
-            if let Some(std) = standard_type(t).filter(|s| *s != "object") {
+            // The walk's reading of a standard spelling, else the match of other cases.
+            let std = match n.ty_standard {
+                Some(i) => Some(crate::profile::feature::STANDARD_TYPES[usize::from(i)]),
+                None => standard_type(t),
+            };
+            if let Some(std) = std.filter(|s| *s != "object") {
                 cx.feature(
                     At::Key(n.frame, "type"),
                     Feat::RootShape(std),
@@ -193,6 +200,19 @@ mod tests {
         assert_eq!(
             seen(r, json!({"type":"object","properties":{},"enum":[{}]})),
             pairs(&[("/enum", "root-shape: enum")])
+        );
+        // A typed root is a schema whatever its other keys (only an untyped one is read for
+        // an instance); a standard type in another case is still that type.
+        assert!(
+            seen(
+                r,
+                json!({"type":"object","properties":{},"fact":"example value"})
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            seen(r, json!({"type":"Integer"})),
+            pairs(&[("/type", "root-shape: integer")])
         );
         // Objects, non-standard spellings (type-invalid's) and combinator roots
         // (root-combinator's) are not this rule's.

@@ -57,6 +57,18 @@ pub enum Placement {
     Request,
 }
 
+impl Placement {
+    /// Every placement, in declaration order.
+    pub const ALL: [Placement; 6] = [
+        Placement::Root,
+        Placement::Nested,
+        Placement::Items,
+        Placement::AnyofBranch,
+        Placement::Tool,
+        Placement::Request,
+    ];
+}
+
 impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = match self {

@@ -271,14 +271,7 @@ impl CompiledProfile {
         for slots in all_slots {
             {
                 let given = *slots;
-                for p in [
-                    Placement::Root,
-                    Placement::Nested,
-                    Placement::Items,
-                    Placement::AnyofBranch,
-                    Placement::Tool,
-                    Placement::Request,
-                ] {
+                for p in Placement::ALL {
                     if given[slot_index(p)].is_none() {
                         slots[slot_index(p)] = FALLBACK.iter().find_map(|q| given[slot_index(*q)]);
                     }
@@ -732,14 +725,7 @@ mod tests {
         let mut rejected = 0;
         for p in &set.profiles {
             let profile = CompiledProfile::new(p);
-            for placement in [
-                Placement::Root,
-                Placement::Nested,
-                Placement::Items,
-                Placement::AnyofBranch,
-                Placement::Tool,
-                Placement::Request,
-            ] {
+            for placement in Placement::ALL {
                 let slot = profile.type_missing_slot(placement);
                 assert_eq!(
                     slot,

@@ -39,12 +39,22 @@
 //! costs one walk of it.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use serde_json::Value;
 
 use super::refs::{self, Chain};
 use super::{LIST_OF_SCHEMAS, MAP_OF_SCHEMAS, ONE_SCHEMA, is_object_schema};
-use crate::json::push_token;
+
+/// Appends `/token` to the JSON Pointer `path`, escaped as RFC 6901 says.
+fn push(path: &mut String, token: &str) {
+    path.push('/');
+    if token.contains(['~', '/']) {
+        path.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    } else {
+        path.push_str(token);
+    }
+}
 
 /// Most subschema steps followed on one path (inline and through references together).
 pub const MAX_STEPS: usize = 512;
@@ -73,7 +83,7 @@ pub fn nesting(root: &Value) -> Nesting {
         visits: 0,
         cuts: 0,
     };
-    let r = m.go(root, String::new(), 0, false);
+    let r = m.go(root, &mut String::new(), 0, false);
     Nesting {
         levels: r.levels,
         pointer: r.pointer,
@@ -104,7 +114,11 @@ impl<'v> Measure<'v> {
     /// `joined`: `v` is the one branch of an `allOf` in an object schema (or in such a
     /// branch), which `repair` and `compile` merge into that object: it is no level of its own,
     /// and a `$ref` in it sits beside an object as one in the object itself does.
-    fn go(&mut self, v: &'v Value, pointer: String, steps: usize, joined: bool) -> Below {
+    ///
+    /// `path` is `v`'s JSON Pointer, one buffer for the whole walk (each step writes its token
+    /// and takes it off again): a pointer is copied out only for an object schema with none
+    /// below it, the one place a result's pointer comes from.
+    fn go(&mut self, v: &'v Value, path: &mut String, steps: usize, joined: bool) -> Below {
         self.visits += 1;
         let object = is_object_schema(v) || joined;
         let own = usize::from(is_object_schema(v) && !joined);
@@ -119,41 +133,53 @@ impl<'v> Measure<'v> {
         {
             for (k, c) in o {
                 let k = k.as_str();
-                let mut consider = |m: &mut Self, sub: &'v Value, at: String, joined: bool| {
-                    let r = m.go(sub, at, steps + 1, joined);
+                let mut consider = |m: &mut Self, sub: &'v Value, path: &mut String, joined| {
+                    let r = m.go(sub, path, steps + 1, joined);
                     if r.levels > best.levels {
                         best = r;
                     }
                 };
+                let len = path.len();
                 if MAP_OF_SCHEMAS.contains(&k) {
                     if k == "$defs" || k == "definitions" {
                         continue;
                     }
                     if let Some(map) = c.as_object() {
-                        let here = push_token(&pointer, k);
+                        push(path, k);
+                        let here = path.len();
                         for (name, sub) in map {
-                            consider(self, sub, push_token(&here, name), false);
+                            push(path, name);
+                            consider(self, sub, path, false);
+                            path.truncate(here);
                         }
                     }
                 } else if k == "dependencies" {
-                    let here = push_token(&pointer, k);
+                    push(path, k);
+                    let here = path.len();
                     for (name, sub) in super::schema_dependencies(c) {
-                        consider(self, sub, push_token(&here, name), false);
+                        push(path, name);
+                        consider(self, sub, path, false);
+                        path.truncate(here);
                     }
                 } else if ONE_SCHEMA.contains(&k) || (k == "items" && !c.is_array()) {
-                    consider(self, c, push_token(&pointer, k), false);
+                    push(path, k);
+                    consider(self, c, path, false);
                 } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items")
                     && let Some(list) = c.as_array()
                 {
-                    let here = push_token(&pointer, k);
+                    push(path, k);
+                    let here = path.len();
                     let joined = object && k == "allOf" && list.len() == 1;
                     for (i, sub) in list.iter().enumerate() {
-                        consider(self, sub, push_token(&here, &i.to_string()), joined);
+                        write!(path, "/{i}").expect("writing to a String cannot fail");
+                        consider(self, sub, path, joined);
+                        path.truncate(here);
                     }
                 }
+                path.truncate(len);
             }
             if let Some(Value::String(r)) = o.get("$ref")
-                && let Some(mut r) = self.through(&pointer, r, steps, object)
+                && let Some(mut r) = self.through(path, r, steps, object)
             {
                 r.through_ref = true;
                 if r.levels > best.levels {
@@ -162,7 +188,14 @@ impl<'v> Measure<'v> {
             }
         }
         if best.levels == 0 {
-            best.pointer = pointer;
+            // With no object schema below, the deepest one on this path is `v` when it is one;
+            // otherwise there is none, and a caller keeps its own (a result of 0 levels is
+            // never taken over one it has, and the root's pointer is empty).
+            best.pointer = if own == 1 {
+                path.clone()
+            } else {
+                String::new()
+            };
             best.through_ref = false;
         }
         best.levels += own;
@@ -202,7 +235,7 @@ impl<'v> Measure<'v> {
         }
         let cuts = self.cuts;
         self.open.push(pointer.clone());
-        let r = self.go(schema, pointer.clone(), steps + 1, false);
+        let r = self.go(schema, &mut pointer.clone(), steps + 1, false);
         self.open.pop();
         // A result cut short by recursion depends on the path it was reached by.
         if self.cuts == cuts {

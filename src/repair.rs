@@ -766,9 +766,21 @@ fn known_kind(k: &(String, String), before: &Kinds) -> bool {
 /// was taken for a union).
 fn list_case(parameter: &str) -> Option<&'static str> {
     let names = parameter.strip_prefix("type-list: ")?;
+    // A standard type in another case is read as that type, as the respelling of it that
+    // repair always makes reads it (trial 84 D1: respelling `["String", "String"]` in place
+    // gave `["string", "String"]`, judged a union of two types, a new kind: the respelling
+    // was undone, the list written as `type: String`, and `["string", "String"]` was refused
+    // as a union of `string` and `String`).
     let names: Vec<Value> = names
         .split([',', '|'])
-        .map(|n| Value::String(n.trim().into()))
+        .map(|n| {
+            let n = n.trim();
+            Value::String(
+                crate::profile::feature::case_variant_of_standard_type(n)
+                    .unwrap_or(n)
+                    .into(),
+            )
+        })
         .collect();
     Some(crate::profile::rules::type_list::representative(&names))
 }

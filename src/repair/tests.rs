@@ -635,6 +635,41 @@ fn a_joined_name_in_a_type_list_is_read_as_the_names_it_joins() {
     );
 }
 
+/// A list naming one standard type twice, once or both times in another case, is that one
+/// type, written in lower case in one repair (trial 84 D1, built-in `gemini/v1beta/parameters`
+/// and `vertex/v1/parameters`, where such a spelling is only a warning: before, respelling a
+/// name in place was judged a new kind of list and undone, so `["String", "String"]` was
+/// written `type: String`, left a finding called repairable and changed again on a second
+/// repair, and `["string", "String"]` was refused as a union of two types).
+#[test]
+fn a_type_named_twice_in_two_cases_is_one_type_written_in_lower_case() {
+    let set = crate::profile::embedded_set().unwrap();
+    for target in ["gemini/v1beta/parameters", "vertex/v1/parameters"] {
+        let p = CompiledProfile::new(set.get(target).unwrap());
+        for (list, written) in [
+            (json!(["String", "String"]), json!({"type":"string"})),
+            (json!(["string", "String"]), json!({"type":"string"})),
+            (json!(["Integer", "integer"]), json!({"type":"integer"})),
+        ] {
+            let t = tool(
+                "f",
+                json!({"type":"object","properties":{"a":{"type": list.clone()}}}),
+            );
+            let once = repair_one(&t, &p);
+            assert_eq!(
+                once.outcome,
+                Outcome::Repaired,
+                "{target} {list}: {:#?}",
+                once.refusals
+            );
+            let a = &once.tool.parameters.as_ref().unwrap()["properties"]["a"];
+            assert_eq!(a, &written, "{target} {list}");
+            let twice = repair_one(&once.tool, &p);
+            assert_eq!(twice.outcome, Outcome::Unchanged, "{target} {list}");
+        }
+    }
+}
+
 /// Where lists are taken and a misspelt name makes the meta-schema refuse one, the name is
 /// respelled and the list kept (built-in `anthropic/messages`: it rejects what the 2020-12
 /// meta-schema refuses and has no evidence on lists; before, the list was unwrapped and the

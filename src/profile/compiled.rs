@@ -145,6 +145,11 @@ pub struct CompiledProfile {
     /// spellings, by position: these are met on nearly every subschema, and reading the id
     /// costs less than hashing the name.
     keywords: [Option<Slots>; keyword::COUNT],
+    /// Per placement ([`slot_index`]), the keys `keyword-unsupported` passes over without a
+    /// look at their values under this profile
+    /// ([`super::rules::keyword_unsupported::quiet_keys`] of the keywords allowed there):
+    /// made once here, not per walk, as a JSON Lines check walks one request per line.
+    quiet_keywords: [u64; PLACEMENTS],
     types: [Option<Slots>; STANDARD_TYPES.len()],
     /// The slots of the `name-chars` kinds, by position in [`NAME_KINDS`]: every tool name is
     /// judged by two or more of them, and hashing the kind cost more than the rest of the
@@ -307,6 +312,16 @@ impl CompiledProfile {
         let no_schema = Slot::Rejected((details.len() - 1) as u32);
         let keywords = &maps[Kind::Keyword.index()];
         let keywords = keyword::KEYWORDS.map(|k| keywords.get(k).copied());
+        let mut quiet_keywords = [0u64; PLACEMENTS];
+        for (p, quiet) in quiet_keywords.iter_mut().enumerate() {
+            let allowed = keywords.iter().enumerate().fold(0u64, |bits, (id, slots)| {
+                match slots.and_then(|s| s[p]) {
+                    Some(Slot::Allowed) => bits | 1 << id,
+                    _ => bits,
+                }
+            });
+            *quiet = super::rules::keyword_unsupported::quiet_keys(allowed);
+        }
         let spellings = &maps[Kind::TypeSpelling.index()];
         let mut types = [None; STANDARD_TYPES.len()];
         for (slots, t) in types.iter_mut().zip(STANDARD_TYPES) {
@@ -323,6 +338,7 @@ impl CompiledProfile {
             limits,
             details,
             keywords,
+            quiet_keywords,
             types,
             names,
             type_missing,
@@ -424,6 +440,14 @@ impl CompiledProfile {
         self.keywords[id as usize]
             .and_then(|s| s[slot_index(placement)])
             .unwrap_or(Slot::Unknown(NO_CASE))
+    }
+
+    /// Per placement ([`CompiledProfile::placement_index`]), the keys (bit `id` for the
+    /// keyword of [`keyword`] id `id`) that `keyword-unsupported` passes over without reading
+    /// their values: a subschema whose keys all have ids in it gets nothing from that rule's
+    /// node hook, which the walk then skips.
+    pub(crate) fn quiet_keywords(&self) -> [u64; PLACEMENTS] {
+        self.quiet_keywords
     }
 
     /// [`CompiledProfile::lookup`] of `type-missing`, read by position.

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::compiled::{CompiledProfile, NO_CASE, OWN_CAP, Slot, is_case};
+use super::compiled::{CompiledProfile, NO_CASE, OWN_CAP, PLACEMENTS, Slot, is_case};
 use super::feature::{Feat, Limit};
 use super::findings::{Findings, Record, Span, TextBuf};
 use super::keyword as kw;
@@ -2461,6 +2461,12 @@ fn walk<'a>(
     children: &mut Vec<(&'a Value, Child<'a>, Via)>,
     stats: &mut Stats,
 ) {
+    // Per placement, the keys keyword-unsupported passes over unread: in check mode by the
+    // profile's verdicts; collecting, it records every keyword but those it leaves to others.
+    let quiet = match &cx.mode {
+        Mode::Check { profile, .. } => profile.quiet_keywords(),
+        Mode::Collect { .. } => [rules::keyword_unsupported::quiet_keys(0); PLACEMENTS],
+    };
     stack.clear();
     stack.push((root, 0, Via::Root, 0, false));
     let mut visited = 0usize;
@@ -2504,11 +2510,13 @@ fn walk<'a>(
             key_ids: [NO_ID; KEY_IDS],
         };
         children.clear();
+        // The keys met (see `read_keys`); none in a subschema that is no object.
+        let mut keys = 0;
         match map {
             Some(map) => {
                 stats.compact_bytes += 2 + map.len().saturating_sub(1);
                 let before = stats.unproven;
-                read_keys(map, &mut node, children, stats);
+                keys = read_keys(map, &mut node, children, stats);
                 if node.names_itself {
                     cx.frames[frame as usize].names_itself = true;
                 }
@@ -2554,7 +2562,14 @@ fn walk<'a>(
         let mut due = if every_hook() {
             u64::MAX
         } else {
-            hooks.node_due(facts(&node, cx.strict))
+            let due = hooks.node_due(facts(&node, cx.strict));
+            // Keys keyword-unsupported passes over unread, and nothing else: its hook would
+            // say nothing (most subschemas hold only keywords the profile allows).
+            if keys & !quiet[CompiledProfile::placement_index(node.placement)] == 0 {
+                due & !hooks.keyword_unsupported
+            } else {
+                due
+            }
         };
         // Lowest bit first: the rules run in the order they are listed.
         while due != 0 {
@@ -2663,13 +2678,19 @@ fn facts(n: &Node<'_>, strict: bool) -> u32 {
         | 1 << 31
 }
 
-/// Reads the keywords the rules ask about and lists the subschemas below `map`.
+/// [`read_keys`]' bit for a key that has no [`kw::id`] (the ids are below it).
+const UNNUMBERED: u64 = 1 << 63;
+const _: () = assert!(kw::COUNT < 63);
+
+/// Reads the keywords the rules ask about and lists the subschemas below `map`. Returns the
+/// keys met: bit `id` for each [`kw::id`], [`UNNUMBERED`] for any key without one.
 fn read_keys<'a>(
     map: &'a Map<String, Value>,
     node: &mut Node<'a>,
     children: &mut Vec<(&'a Value, Child<'a>, Via)>,
     stats: &mut Stats,
-) {
+) -> u64 {
+    let mut keys = 0;
     for (i, (k, v)) in map.iter().enumerate() {
         stats.add_str(k);
         stats.compact_bytes += 1;
@@ -2679,6 +2700,7 @@ fn read_keys<'a>(
         // the arms below know their keyword's answer; the rest ask.
         let mut bad = false;
         let id = kw::id(k);
+        keys |= id.map_or(UNNUMBERED, |id| 1 << id);
         if let Some(slot) = node.key_ids.get_mut(i) {
             *slot = id.unwrap_or(NO_ID);
         }
@@ -2870,6 +2892,7 @@ fn read_keys<'a>(
             (Some(_), _) => {}
         }
     }
+    keys
 }
 
 fn push_list<'a>(
@@ -3430,6 +3453,10 @@ mod tests {
             json!({"properties":{"a":{}},"required":[]}),
             json!({"properties":{"a":{}},"required":"a","items":{"required":null}}),
             json!({"type":"object","properties":{"a":{"type":"dict"},"b":{"type":"ARRAY"},"c":{"minLength":"x","title":3},"d":{"items":{}},"e":{"type":7},"f":{"type":"Object"},"g":{"type":[]},"h":{"type":"list"}}}),
+            // Keys keyword-unsupported passes over unread or not, at every placement: allowed
+            // keywords alone, keywords of forms, unnumbered and `x-` keys, `then` beside an
+            // `if`, and the root's `$schema` and `$id`.
+            json!({"$schema":"http://json-schema.org/draft-07/schema#","$id":"a b","type":"object","description":"d","properties":{"a":{"type":"string","description":"d","default":"x"},"b":{"type":"integer","minimum":0,"exclusiveMinimum":true,"multipleOf":0.5},"c":{"type":"string","pattern":"a","maxLength":100000,"x-v":1,"madeUp":2},"d":{"type":"array","items":{"type":"string","enum":["a"],"title":"t"},"minItems":1,"uniqueItems":true},"e":{"anyOf":[{"type":"string","format":"date","const":"x"},{"type":"null","nullable":true}]},"f":{"if":{"required":["a"]},"then":{"minProperties":1},"else":false},"g":{"type":"object","additionalProperties":false,"properties":{"h":{"oneOf":[{"type":"integer"}],"allOf":[{"not":{}}],"dependencies":{"a":["b"]}}}}},"required":["a"],"additionalProperties":{"type":"string"},"$defs":{"q":{"type":"string","readOnly":true,"deprecated":true,"$comment":"c"}}}),
         ];
         let mut tools: Vec<Vec<ToolRef<'_>>> = catalog.cases.iter().map(ToolRef::of_case).collect();
         // Each also as a tool that asks for strict mode (the facts of strict-form-missing).
@@ -3453,6 +3480,62 @@ mod tests {
             EVERY_HOOK.with(|c| c.set(false));
             assert_eq!(skipping, all, "{:?}", request[0].parameters);
         }
+        // Checking too, under every built-in profile: keyword-unsupported's hook is skipped by
+        // what each profile allows at each placement (`CompiledProfile::quiet_keywords`),
+        // which collecting (that records every keyword) never shows.
+        let set = crate::profile::embedded().unwrap();
+        assert!(set.profiles.len() > 3);
+        for profile in &set.profiles {
+            let profile = CompiledProfile::new(profile);
+            for request in &tools {
+                let mut skipping = Vec::new();
+                check_request(request, &profile, &mut skipping);
+                EVERY_HOOK.with(|c| c.set(true));
+                let mut all = Vec::new();
+                check_request(request, &profile, &mut all);
+                EVERY_HOOK.with(|c| c.set(false));
+                assert_eq!(
+                    skipping, all,
+                    "{} {:?}",
+                    profile.name, request[0].parameters
+                );
+            }
+        }
+    }
+
+    /// The walk skips keyword-unsupported's hook on a subschema of keys the profile allows,
+    /// and only there: a key it does not allow is still reported, at every placement.
+    #[test]
+    fn keyword_unsupported_is_skipped_only_where_every_key_is_quiet() {
+        let set = crate::profile::embedded().unwrap();
+        let portable = CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
+        let quiet = portable.quiet_keywords();
+        let at = |p| quiet[CompiledProfile::placement_index(p)];
+        // Left to other rules wherever it is; allowed everywhere under portable (a keyword
+        // without forms); never allowed (a vendor key has no id at all).
+        assert_ne!(at(Placement::Nested) & 1 << kw::TYPE, 0);
+        assert_ne!(at(Placement::Nested) & 1 << kw::DESCRIPTION, 0);
+        assert_eq!(at(Placement::Nested) & 1 << kw::ADDITIONAL_PROPERTIES, 0);
+        assert_eq!(at(Placement::Nested) & UNNUMBERED, 0);
+        let schema = json!({"type":"object","description":"d","properties":{
+            "a":{"type":"string","description":"d"},
+            "b":{"type":"string","description":"d","x-v":1},
+            "c":{"type":"array","items":{"type":"string","madeUp":1}}}});
+        let tool = [ToolRef {
+            name: Some("t"),
+            description: Some("Does a thing for the caller."),
+            parameters: Some(&schema),
+            index: 0,
+            ..Default::default()
+        }];
+        let mut out = Vec::new();
+        check_request(&tool, &portable, &mut out);
+        let places: Vec<&str> = out
+            .iter()
+            .filter(|f| &*f.rule == "keyword-unsupported")
+            .map(|f| f.pointer.as_str())
+            .collect();
+        assert_eq!(places, ["/properties/b/x-v", "/properties/c/items/madeUp"]);
     }
 
     /// Whether a tool's rename lands on another tool's name is a lookup: the census of the

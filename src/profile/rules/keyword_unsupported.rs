@@ -142,6 +142,16 @@ const SKIPPED: u64 = 1 << keyword::TYPE
     | 1 << keyword::NULLABLE
     | 1 << keyword::ITEMS;
 
+/// The keys (bit `id` for the keyword of [`keyword`] id `id`) that [`node`] passes over at
+/// once, before reading their values, where the profile allows the keywords `allowed` (bit
+/// `id` set where `keyword-allowed: K` is allowed at the placement): those it leaves to other
+/// rules by id, and the allowed keywords it tells no forms of. A subschema whose every key has
+/// an id in this mask gets nothing from [`node`], so the walk does not call it there
+/// ([`crate::profile::compiled::CompiledProfile::quiet_keywords`]).
+pub(crate) const fn quiet_keys(allowed: u64) -> u64 {
+    SKIPPED | allowed & !FORMED
+}
+
 /// `maxLength` from this value on is judged by the `maxLength (large)` case (100,000 there):
 /// grammar engines unroll repetition, so size is the feature. The threshold is toolwire's.
 pub const LARGE_MAX_LENGTH: u64 = 10_000;

@@ -559,6 +559,10 @@ pub struct HookLists {
     /// subschema with it: the walk ORs those of a subschema's facts and calls the rules of
     /// the bits set, in order, instead of testing every rule's `node_when` at every subschema.
     pub node_by_fact: [u64; 32],
+    /// The bit of `keyword-unsupported` among `node` (0 when it is off): the walk clears it
+    /// for a subschema whose keys that rule passes over unread
+    /// ([`CompiledProfile::quiet_keywords`](crate::profile::compiled::CompiledProfile::quiet_keywords)).
+    pub keyword_unsupported: u64,
     pub tool: Vec<&'static Rule>,
     pub after: Vec<&'static Rule>,
     pub request: Vec<&'static Rule>,
@@ -575,6 +579,7 @@ impl HookLists {
     pub const NONE: HookLists = HookLists {
         node: Vec::new(),
         node_by_fact: [0; 32],
+        keyword_unsupported: 0,
         tool: Vec::new(),
         after: Vec::new(),
         request: Vec::new(),
@@ -609,8 +614,13 @@ impl HookLists {
                 }
             }
         }
+        let keyword_unsupported = node
+            .iter()
+            .position(|r| r.id == keyword_unsupported::RULE.id)
+            .map_or(0, |i| 1 << i);
         HookLists {
             node_by_fact,
+            keyword_unsupported,
             node,
             tool: on().filter(|r| r.hooks.tool.is_some()).collect(),
             after: on().filter(|r| r.hooks.after.is_some()).collect(),

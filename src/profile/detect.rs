@@ -467,7 +467,7 @@ pub struct Cx<'a, 'p> {
     /// The frame whose JSON Pointer the last finding of this tool wrote, and where (in the
     /// findings' text): the next finding at the same subschema copies it instead of walking
     /// the frames again.
-    node_pointer: Option<(u32, Span)>,
+    node_pointer: LastNode,
     /// Why repair would refuse to inline the tool's references ([`Cx::inline_refusal`]);
     /// made at the first reference of a tool (most tools have none).
     inline_refusal: Option<InlineRefusal<'a>>,
@@ -1822,26 +1822,44 @@ fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
     p
 }
 
+/// Where the previous finding's subschema pointer went ([`write_pointer_at`]): its frame, its
+/// span, and the length of its parent frame's pointer, which the span starts with.
+type LastNode = Option<(u32, Span, u32)>;
+
 /// Writes the JSON Pointer of `at` into `text`, copying the subschema's part from where
-/// `last` says the previous finding wrote it when it is the same subschema, and remembering
-/// where this one's went.
+/// `last` says the previous finding wrote it when it is the same subschema, and its parent's
+/// part when it is that subschema's sibling or child (findings come in document order: the
+/// next property's `type` follows the last one's), and remembering where this one's went.
 fn write_pointer_at(
     text: &mut TextBuf,
     frames: &[Frame<'_>],
     at: At<'_>,
-    last: &mut Option<(u32, Span)>,
+    last: &mut LastNode,
 ) -> Span {
     let Some((frame, below)) = in_subschema(at) else {
         return text.write(|t| write_pointer(t, frames, at));
     };
-    let node = match *last {
-        Some((f, span)) if f == frame => text.copy(span),
+    let (node, parent_len) = match *last {
+        Some((f, span, parent_len)) if f == frame => (text.copy(span), parent_len),
         // The root's pointer is empty: no frames to read (most tools' findings are at its
         // keywords or its properties).
-        _ if frame == 0 => text.write(|_| {}),
-        _ => text.write(|t| write_frames(t, frames, frame)),
+        _ if frame == 0 => (text.write(|_| {}), 0),
+        _ => {
+            let fr = &frames[frame as usize];
+            let parent = match *last {
+                // Below the root (most subschemas with findings): nothing to write.
+                _ if fr.parent == 0 => text.write(|_| {}),
+                Some((f, span, parent_len)) if frames[f as usize].parent == fr.parent => {
+                    text.copy(span.head(parent_len))
+                }
+                Some((f, span, _)) if f == fr.parent => text.copy(span),
+                _ => text.write(|t| write_frames(t, frames, fr.parent)),
+            };
+            let own = text.write(|t| push_tok(t, fr.tok));
+            (parent.join(own), parent.len())
+        }
     };
-    *last = Some((frame, node));
+    *last = Some((frame, node, parent_len));
     node.join(text.write(|t| match at {
         // The usual place, a keyword of the subschema, without the general case's options.
         At::Key(_, key) => push(t, key),
@@ -2076,14 +2094,20 @@ fn write_frames(p: &mut String, frames: &[Frame<'_>], frame: u32) {
         i = fr.parent as usize;
     }
     for &f in deep.iter().rev().chain(chain[..len].iter().rev()) {
-        match frames[f as usize].tok {
-            Tok::Root => {}
-            Tok::Key(k) => push_keyword(p, k),
-            Tok::Index(n) => push_index(p, n as usize),
-            Tok::Pair(kw, name) => {
-                push_keyword(p, kw);
-                push(p, name);
-            }
+        push_tok(p, frames[f as usize].tok);
+    }
+}
+
+/// Appends the token(s) of a frame below its parent.
+#[inline(always)]
+fn push_tok(p: &mut String, tok: Tok<'_>) {
+    match tok {
+        Tok::Root => {}
+        Tok::Key(k) => push_keyword(p, k),
+        Tok::Index(n) => push_index(p, n as usize),
+        Tok::Pair(kw, name) => {
+            push_keyword(p, kw);
+            push(p, name);
         }
     }
 }
@@ -3130,6 +3154,57 @@ thread_local! {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A finding's pointer is the same whichever finding came before it in the tool: copied
+    /// whole from the same subschema's, its parent's part from a sibling's or the parent's
+    /// own, or written from the frames (every ordered pair, and each place after itself).
+    #[test]
+    fn pointers_copied_from_the_previous_finding_are_exact() {
+        let v = Value::Null;
+        let frame = |parent, tok| Frame {
+            parent,
+            tok,
+            value: &v,
+            names_itself: false,
+        };
+        let frames = [
+            frame(0, Tok::Root),
+            frame(0, Tok::Pair("properties", "a")),
+            frame(0, Tok::Pair("properties", "b/c~")),
+            frame(1, Tok::Pair("properties", "x")),
+            frame(1, Tok::Pair("properties", "y")),
+            frame(4, Tok::Key("anyOf")),
+            frame(5, Tok::Index(0)),
+            frame(5, Tok::Index(12)),
+            frame(2, Tok::Key("items")),
+            frame(8, Tok::Pair("properties", "")),
+            frame(0, Tok::Key("not")),
+        ];
+        let mut places = Vec::new();
+        for f in 0..frames.len() as u32 {
+            places.extend([
+                At::Key(f, "type"),
+                At::Node(f),
+                At::Member(f, "properties", "q/r"),
+                At::KeyIndex(f, "enum", 3),
+            ]);
+        }
+        places.extend([At::Tool, At::Pointer("/x/y")]);
+        for &first in &places {
+            for &second in &places {
+                let mut text = TextBuf::default();
+                let mut last = None;
+                for at in [first, second, second, first] {
+                    let span = write_pointer_at(&mut text, &frames, at, &mut last);
+                    assert_eq!(
+                        text.get(span),
+                        pointer_of(&frames, at),
+                        "{first:?} then {second:?}"
+                    );
+                }
+            }
+        }
+    }
 
     /// The bits the rules test are the standard types' positions, and a type's bits are the
     /// types its spellings mean in any case (`dict` an object, `LIST` an array), nothing for

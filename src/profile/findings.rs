@@ -123,6 +123,19 @@ impl Span {
             end: next.end,
         }
     }
+
+    /// The first `len` bytes of the span (at most all of it).
+    pub(crate) fn head(self, len: u32) -> Span {
+        Span {
+            start: self.start,
+            end: self.end.min(self.start + len),
+        }
+    }
+
+    /// Bytes in the span.
+    pub(crate) fn len(self) -> u32 {
+        self.end - self.start
+    }
 }
 
 /// The text findings' records point into: one growing string.

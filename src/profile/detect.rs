@@ -383,9 +383,18 @@ impl Stats {
             .then(|| &self.unproven_at[..self.unproven])
     }
 
-    /// The exact compact size when it may reach `floor`, else `None` (it is certainly below).
+    /// The exact compact size of `root` (the schema this walk read) when it reaches `floor`,
+    /// else `None` (it is below).
     pub fn compact_bytes_exact(&self, root: &Value, floor: usize) -> Option<usize> {
         if self.compact_bytes + 5 * self.string_bytes < floor {
+            return None;
+        }
+        // Short of the floor but for escapes: their bytes decide, counted only until the
+        // strings left could no longer make up the difference (a long schema is mostly long
+        // text, with little to escape).
+        if self.compact_bytes < floor
+            && !escapes_reach(root, floor - self.compact_bytes, self.string_bytes)
+        {
             return None;
         }
         Some(compact_len(root))
@@ -3091,6 +3100,50 @@ pub fn string_len(s: &str) -> usize {
         .sum::<usize>()
 }
 
+/// Whether escaping the strings of `value` (its keys and string values, `strings` bytes in
+/// all, as [`Stats::string_bytes`] counts them) adds at least `need` bytes to their compact
+/// JSON. Stops as soon as the answer is known: the strings not yet read can add at most five
+/// bytes each (a control character's `\u00XX`). Answers `true`, which costs the caller an
+/// exact count, if `value` holds more string bytes than `strings`.
+fn escapes_reach(value: &Value, need: usize, strings: usize) -> bool {
+    let (mut added, mut left) = (0usize, strings);
+    let mut read = |s: &str| -> Option<bool> {
+        added += string_len(s) - 2 - s.len();
+        let Some(l) = left.checked_sub(s.len()) else {
+            return Some(true);
+        };
+        left = l;
+        if added >= need {
+            Some(true)
+        } else if added + 5 * left < need {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => {
+                if let Some(known) = read(s) {
+                    return known;
+                }
+            }
+            Value::Array(a) => stack.extend(a.iter()),
+            Value::Object(m) => {
+                for (k, sub) in m {
+                    if let Some(known) = read(k) {
+                        return known;
+                    }
+                    stack.push(sub);
+                }
+            }
+            _ => {}
+        }
+    }
+    added >= need
+}
+
 /// Bytes JSON's escape of `b` adds to it.
 fn escape_extra(b: u8) -> usize {
     match b {
@@ -3400,6 +3453,9 @@ mod tests {
             json!({"dependencies":{"a":["b","c"],"b":{"type":"string"},"c":5,"d":false}}),
             json!({"dependencies":{"a":["b"]}}),
             json!(true),
+            // Escapes (one and five bytes more) in keys and values, after escape-free text.
+            json!({"description":"plain words and more plain words","a\"b":{"enum":["\u{1}\t","x\\"]},"\n":"\u{1f}"}),
+            json!({"description":"x\"\"\"\"\"\"\"\"\"\"","title":"long text with nothing to escape"}),
         ] {
             let refs = [ToolRef {
                 name: None,
@@ -3430,6 +3486,19 @@ mod tests {
             assert!(stats.compact_bytes <= exact, "{v}");
             assert!(stats.compact_bytes + 5 * stats.string_bytes >= exact, "{v}");
             assert_eq!(stats.compact_bytes_exact(&v, 0), Some(exact), "{v}");
+            // Around the exact size and the bounds: the size when it reaches the floor, else
+            // nothing.
+            let (low, high) = (
+                stats.compact_bytes,
+                stats.compact_bytes + 5 * stats.string_bytes,
+            );
+            for floor in [exact - 1, exact, exact + 1, low, low + 1, high, high + 1] {
+                assert_eq!(
+                    stats.compact_bytes_exact(&v, floor),
+                    (exact >= floor).then_some(exact),
+                    "{v} {floor}"
+                );
+            }
             // Escape-free text is counted exactly without a second pass.
             if !v.to_string().contains('\\') {
                 assert_eq!(stats.compact_bytes, exact, "{v}");

@@ -869,6 +869,22 @@ impl<'a, 'p> Cx<'a, 'p> {
         Some((rejected, unknown))
     }
 
+    /// [`Cx::refusing_targets`]' first list alone, borrowed from the profile: the targets that
+    /// reject `feat` at `placement`, sorted (for a fix that names them; the list of those
+    /// without evidence, as long as the profile's targets, is not copied).
+    pub fn rejecting_targets(&self, feat: &Feat<'_>, placement: Placement) -> Option<Vec<&str>> {
+        let Mode::Check { profile, .. } = &self.mode else {
+            return None;
+        };
+        let (Slot::Rejected(i) | Slot::Unknown(i)) = profile.lookup(feat, placement) else {
+            return None;
+        };
+        let d = profile.details().get(i as usize).filter(|_| is_case(i))?;
+        let mut rejected: Vec<&str> = d.rejected_by.iter().map(|e| e.target.as_str()).collect();
+        rejected.sort_unstable();
+        Some(rejected)
+    }
+
     /// In check mode, whether the profile allows `type-spelling: T` at `placement` for `T` the
     /// `i`-th of [`STANDARD_TYPES`](super::feature::STANDARD_TYPES), looked up by position: a
     /// rule then has nothing to report. False in collect mode, which records every feature.
@@ -3207,6 +3223,51 @@ thread_local! {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The rejecting targets a fix names are those [`Cx::refusing_targets`] lists first, under
+    /// every built-in profile, for the root shapes and structures whose fixes name them.
+    #[test]
+    fn rejecting_targets_are_refusing_targets_first_list() {
+        use super::super::feature::value;
+        let set = crate::profile::embedded().unwrap();
+        let feats = [
+            Feat::RootShape(value::ROOT_ABSENT),
+            Feat::RootShape(value::ROOT_NO_ARGUMENTS),
+            Feat::RootShape(value::ROOT_OBJECT_WITHOUT_PROPERTIES),
+            Feat::Structure(value::EMPTY_PROPERTIES),
+            Feat::Structure(value::OBJECT_WITHOUT_PROPERTIES),
+            Feat::Keyword("const"),
+            Feat::Keyword("madeUp"),
+        ];
+        let mut named = 0;
+        for p in &set.profiles {
+            let profile = CompiledProfile::new(p);
+            let mut out = Findings::default();
+            let cx = Cx::new(Mode::Check {
+                profile: &profile,
+                out: &mut out,
+            });
+            for feat in &feats {
+                for placement in [Placement::Root, Placement::Nested] {
+                    let whole = cx.refusing_targets(feat, placement);
+                    let first = cx.rejecting_targets(feat, placement);
+                    assert_eq!(
+                        first,
+                        whole
+                            .as_ref()
+                            .map(|(r, _)| r.iter().map(String::as_str).collect::<Vec<_>>()),
+                        "{} {feat}",
+                        p.name
+                    );
+                    named += first.map_or(0, |r| r.len());
+                }
+            }
+        }
+        assert!(named > 0, "some profile rejects some of them");
+        let mut seen = Vec::new();
+        let cx = Cx::new(Mode::Collect { out: &mut seen });
+        assert_eq!(cx.rejecting_targets(&feats[0], Placement::Root), None);
+    }
 
     /// A finding's pointer is the same whichever finding came before it in the tool: copied
     /// whole from the same subschema's, its parent's part from a sibling's or the parent's

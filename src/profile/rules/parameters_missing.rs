@@ -127,7 +127,7 @@ fn leave_out_fix(cx: &Cx<'_, '_>) -> Option<String> {
 /// The targets of the profile whose evidence rejects the root shape `shape`, joined; `None`
 /// where none does.
 fn rejecting(cx: &Cx<'_, '_>, shape: &'static str) -> Option<String> {
-    let (rejected, _) = cx.refusing_targets(&Feat::RootShape(shape), Placement::Root)?;
+    let rejected = cx.rejecting_targets(&Feat::RootShape(shape), Placement::Root)?;
     (!rejected.is_empty()).then(|| rejected.join(", "))
 }
 

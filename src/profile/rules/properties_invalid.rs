@@ -145,7 +145,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 /// the members, naming who rejects `{}`. `None` (the rule's own fix) where `{}` is not rejected.
 fn no_empty_map_fix(cx: &Cx<'_, '_>, n: &Node<'_>) -> Option<String> {
     let rejecting = |feat, placement| {
-        let (rejected, _) = cx.refusing_targets(&feat, placement)?;
+        let rejected = cx.rejecting_targets(&feat, placement)?;
         (!rejected.is_empty()).then(|| rejected.join(", "))
     };
     if n.is_root() {

@@ -1201,99 +1201,104 @@ impl Reader<'_, '_> {
         mut map: Map<String, Value>,
         at: &str,
     ) -> std::result::Result<Format, Problem> {
-        // Envelopes around a list of tools. A JSON-RPC response that failed, or whose
-        // `result` is no object, holds no tools: an MCP server's author passing on what
-        // `tools/list` answered is told so, not shown the envelope's keys.
-        // A `result` holding tools beside a list of this object's own: whichever one is read,
-        // the other's tools would go unchecked (a JSON-RPC response reads `result`, anything
-        // else its own list).
-        if let Some(Value::Object(result)) = get(&map, "result")
-            && let [inner, ..] = tool_lists(result)[..]
-            && let [outer, ..] = tool_lists(&map)[..]
-        {
-            let inner = format!("result.{}", shown_key(inner));
-            let outer = shown_key(outer);
-            let (first, second) = if has(&map, "jsonrpc") {
-                (inner, outer)
-            } else {
-                (outer, inner)
-            };
-            return Err((at.to_string(), two_lists(&first, &second)));
-        }
-        if has(&map, "jsonrpc") {
-            // JSON-RPC 2.0 forbids both; JSON-RPC 1.0 sends the other one as `null`, which
-            // is no conflict. Reading the result would pass over the error the server sent.
-            if get(&map, "result").is_some_and(|v| !v.is_null())
-                && get(&map, "error").is_some_and(|v| !v.is_null())
+        // Most objects read here are a tool or a corpus line, with no envelope key: one pass
+        // over their keys passes over the envelope lookups below, each of which finds nothing
+        // in such an object (and takes nothing out of it).
+        if map.keys().any(|k| ENVELOPE_KEYS.contains(&k.as_str())) {
+            // Envelopes around a list of tools. A JSON-RPC response that failed, or whose
+            // `result` is no object, holds no tools: an MCP server's author passing on what
+            // `tools/list` answered is told so, not shown the envelope's keys.
+            // A `result` holding tools beside a list of this object's own: whichever one is read,
+            // the other's tools would go unchecked (a JSON-RPC response reads `result`, anything
+            // else its own list).
+            if let Some(Value::Object(result)) = get(&map, "result")
+                && let [inner, ..] = tool_lists(result)[..]
+                && let [outer, ..] = tool_lists(&map)[..]
             {
-                return Err((
-                    at.to_string(),
-                    "the JSON-RPC response holds both `result` and `error`, so whether the \
-                     request failed is unknown (JSON-RPC allows one of the two); keep the \
-                     `result` of a successful MCP tools/list call"
-                        .into(),
-                ));
+                let inner = format!("result.{}", shown_key(inner));
+                let outer = shown_key(outer);
+                let (first, second) = if has(&map, "jsonrpc") {
+                    (inner, outer)
+                } else {
+                    (outer, inner)
+                };
+                return Err((at.to_string(), two_lists(&first, &second)));
             }
-            if get(&map, "result").is_some_and(Value::is_null) && has(&map, "error") {
-                map.remove("result");
-            }
-            match take(&mut map, "result") {
-                Some(Value::Object(result)) => {
-                    return self.object(result, &format!("{at}/result"));
-                }
-                Some(other) => {
+            if has(&map, "jsonrpc") {
+                // JSON-RPC 2.0 forbids both; JSON-RPC 1.0 sends the other one as `null`, which
+                // is no conflict. Reading the result would pass over the error the server sent.
+                if get(&map, "result").is_some_and(|v| !v.is_null())
+                    && get(&map, "error").is_some_and(|v| !v.is_null())
+                {
                     return Err((
-                        format!("{at}/result"),
-                        format!(
-                            "a JSON-RPC `result` must be an object (an MCP tools/list result), \
-                             found a JSON {}",
-                            json::kind(&other)
-                        ),
-                    ));
-                }
-                None if has(&map, "error") => {
-                    return Err((
-                        format!("{at}/error"),
-                        "a JSON-RPC error response holds no tools (the request failed; an MCP \
-                         tools/list result is in `result`)"
+                        at.to_string(),
+                        "the JSON-RPC response holds both `result` and `error`, so whether the \
+                         request failed is unknown (JSON-RPC allows one of the two); keep the \
+                         `result` of a successful MCP tools/list call"
                             .into(),
                     ));
                 }
-                None => {}
+                if get(&map, "result").is_some_and(Value::is_null) && has(&map, "error") {
+                    map.remove("result");
+                }
+                match take(&mut map, "result") {
+                    Some(Value::Object(result)) => {
+                        return self.object(result, &format!("{at}/result"));
+                    }
+                    Some(other) => {
+                        return Err((
+                            format!("{at}/result"),
+                            format!(
+                                "a JSON-RPC `result` must be an object (an MCP tools/list result), \
+                                 found a JSON {}",
+                                json::kind(&other)
+                            ),
+                        ));
+                    }
+                    None if has(&map, "error") => {
+                        return Err((
+                            format!("{at}/error"),
+                            "a JSON-RPC error response holds no tools (the request failed; an MCP \
+                             tools/list result is in `result`)"
+                                .into(),
+                        ));
+                    }
+                    None => {}
+                }
             }
-        }
-        if let [first, second, ..] = tool_lists(&map)[..] {
-            return Err((
-                at.to_string(),
-                two_lists(&shown_key(first), &shown_key(second)),
-            ));
-        }
-        if let Some(Value::Object(req)) = take(&mut map, "generateContentRequest") {
-            return self.object(req, &format!("{at}/generateContentRequest"));
-        }
-        if let Some(Value::Object(mut config)) = take(&mut map, "toolConfig")
-            && let Some(tools) = take(&mut config, "tools")
-        {
-            return self.list_value(tools, &format!("{at}/toolConfig/tools"));
-        }
-        if let Some(tools) = take(&mut map, "tools") {
-            return self.list_value(tools, &format!("{at}/tools"));
-        }
-        // OpenAI's legacy `functions` (before `tools`): a list of bare function objects.
-        if let Some(Value::Array(list)) = get(&map, "functions")
-            && list.iter().all(|f| f.get("name").is_some())
-            && let Some(functions) = take(&mut map, "functions")
-        {
-            return self.list_value(functions, &format!("{at}/functions"));
-        }
-        for key in ["functionDeclarations", "function_declarations"] {
-            if let Some(decls) = take(&mut map, key) {
-                let here = format!("{at}/{key}");
-                let Value::Array(list) = decls else {
-                    return Err((here, "expected a list of function declarations".into()));
-                };
-                self.entries(list, &here, Format::Gemini)?;
-                return Ok(Format::Gemini);
+            if let [first, second, ..] = tool_lists(&map)[..] {
+                return Err((
+                    at.to_string(),
+                    two_lists(&shown_key(first), &shown_key(second)),
+                ));
+            }
+            if let Some(Value::Object(req)) = take(&mut map, "generateContentRequest") {
+                return self.object(req, &format!("{at}/generateContentRequest"));
+            }
+            if let Some(Value::Object(mut config)) = take(&mut map, "toolConfig")
+                && let Some(tools) = take(&mut config, "tools")
+            {
+                return self.list_value(tools, &format!("{at}/toolConfig/tools"));
+            }
+            if let Some(tools) = take(&mut map, "tools") {
+                return self.list_value(tools, &format!("{at}/tools"));
+            }
+            // OpenAI's legacy `functions` (before `tools`): a list of bare function objects.
+            if let Some(Value::Array(list)) = get(&map, "functions")
+                && list.iter().all(|f| f.get("name").is_some())
+                && let Some(functions) = take(&mut map, "functions")
+            {
+                return self.list_value(functions, &format!("{at}/functions"));
+            }
+            for key in ["functionDeclarations", "function_declarations"] {
+                if let Some(decls) = take(&mut map, key) {
+                    let here = format!("{at}/{key}");
+                    let Value::Array(list) = decls else {
+                        return Err((here, "expected a list of function declarations".into()));
+                    };
+                    self.entries(list, &here, Format::Gemini)?;
+                    return Ok(Format::Gemini);
+                }
             }
         }
         // A Gemini Tool of built-in tools alone (`{"googleSearch": {}}`), as a document or
@@ -1903,6 +1908,19 @@ fn same_list(list: Format, item: Format, m: &Map<String, Value>) -> bool {
     list == item || bare || (declarations(list) && declarations(item))
 }
 
+/// Every key [`Reader::object`] looks for an envelope around a list of tools by: an object
+/// with none of them is no envelope.
+const ENVELOPE_KEYS: [&str; 8] = [
+    "result",
+    "jsonrpc",
+    "generateContentRequest",
+    "toolConfig",
+    "tools",
+    "functions",
+    "functionDeclarations",
+    "function_declarations",
+];
+
 /// The keys of `m` that each hold a list of tools toolwire would read, in reading order.
 ///
 /// Only the first is read, so a second one would go unchecked: a CI run would pass while its
@@ -2025,36 +2043,58 @@ fn two_schemas(first: &str, second: &str, format: Format) -> String {
 
 /// The shape of one tool object, if it is one.
 fn classify(m: &Map<String, Value>) -> Option<Format> {
-    if get(m, "type").and_then(Value::as_str) == Some("function") {
-        return Some(if has(m, "function") {
+    // The keys the shapes are told apart by, read in one pass over the object (this runs for
+    // every tool read, and a lookup of each key in turn cost ten scans of its keys).
+    let (mut kind, mut function, mut name) = (None, None, None);
+    let [
+        mut tool_spec,
+        mut input_schema,
+        mut input_schema_mcp,
+        mut gemini_schema,
+    ] = [false; 4];
+    let [mut properties, mut parameters] = [false; 2];
+    for (k, v) in m {
+        match k.as_str() {
+            "type" => kind = Some(v),
+            "function" => function = Some(v),
+            "name" => name = Some(v),
+            "toolSpec" => tool_spec = true,
+            "input_schema" => input_schema = true,
+            "inputSchema" => input_schema_mcp = true,
+            "parametersJsonSchema" | "parameters_json_schema" => gemini_schema = true,
+            "properties" => properties = true,
+            "parameters" => parameters = true,
+            _ => {}
+        }
+    }
+    if kind.and_then(Value::as_str) == Some("function") {
+        return Some(if function.is_some() {
             Format::OpenaiChat
         } else {
             Format::OpenaiResponses
         });
     }
-    if has(m, "function") && get(m, "function").is_some_and(Value::is_object) {
+    if function.is_some_and(Value::is_object) {
         return Some(Format::OpenaiChat);
     }
-    if has(m, "toolSpec") {
+    if tool_spec {
         return Some(Format::Bedrock);
     }
-    if !has(m, "name") {
-        return None;
-    }
-    if has(m, "input_schema") {
+    let name = name?;
+    if input_schema {
         return Some(Format::Anthropic);
     }
-    if has(m, "inputSchema") {
+    if input_schema_mcp {
         return Some(Format::McpToolsList);
     }
-    if has(m, "parametersJsonSchema") || has(m, "parameters_json_schema") {
+    if gemini_schema {
         return Some(Format::Gemini);
     }
-    let name_is_text = get(m, "name").is_some_and(Value::is_string);
-    let schema_keys = has(m, "type") && has(m, "properties");
+    let name_is_text = name.is_string();
+    let schema_keys = kind.is_some() && properties;
     // A declaration whose `name` is no string still is one when it holds `parameters`, so
     // that the error names its `name` rather than calling the shape unknown.
-    if (name_is_text || has(m, "parameters")) && !schema_keys {
+    if (name_is_text || parameters) && !schema_keys {
         return Some(Format::Functions);
     }
     None
@@ -2063,6 +2103,82 @@ fn classify(m: &Map<String, Value>) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `classify` reads the keys in one pass; it tells every combination of the keys it
+    /// looks at (with a `type` of "function" or not, a `function` object or not, a `name`
+    /// string or not, beside a key of no shape) as a lookup of each key in turn did.
+    #[test]
+    fn classify_in_one_pass_reads_as_key_by_key_lookups() {
+        fn by_lookups(m: &Map<String, Value>) -> Option<Format> {
+            if get(m, "type").and_then(Value::as_str) == Some("function") {
+                return Some(if has(m, "function") {
+                    Format::OpenaiChat
+                } else {
+                    Format::OpenaiResponses
+                });
+            }
+            if has(m, "function") && get(m, "function").is_some_and(Value::is_object) {
+                return Some(Format::OpenaiChat);
+            }
+            if has(m, "toolSpec") {
+                return Some(Format::Bedrock);
+            }
+            if !has(m, "name") {
+                return None;
+            }
+            if has(m, "input_schema") {
+                return Some(Format::Anthropic);
+            }
+            if has(m, "inputSchema") {
+                return Some(Format::McpToolsList);
+            }
+            if has(m, "parametersJsonSchema") || has(m, "parameters_json_schema") {
+                return Some(Format::Gemini);
+            }
+            let name_is_text = get(m, "name").is_some_and(Value::is_string);
+            let schema_keys = has(m, "type") && has(m, "properties");
+            if (name_is_text || has(m, "parameters")) && !schema_keys {
+                return Some(Format::Functions);
+            }
+            None
+        }
+        let keys: [(&str, [Value; 2]); 12] = [
+            ("type", [Value::from("function"), Value::from("object")]),
+            ("function", [serde_json::json!({}), Value::from("f")]),
+            ("name", [Value::from("f"), Value::from(1)]),
+            ("toolSpec", [serde_json::json!({}), Value::Null]),
+            ("input_schema", [serde_json::json!({}), Value::Null]),
+            ("inputSchema", [serde_json::json!({}), Value::Null]),
+            ("parametersJsonSchema", [serde_json::json!({}), Value::Null]),
+            (
+                "parameters_json_schema",
+                [serde_json::json!({}), Value::Null],
+            ),
+            ("properties", [serde_json::json!({}), Value::Null]),
+            ("parameters", [serde_json::json!({}), Value::Null]),
+            ("description", [Value::from("d"), Value::Null]),
+            ("x-other", [Value::from(1), Value::Null]),
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for present in 0u32..1 << keys.len() {
+            // The values of `type`, `function` and `name` in every combination.
+            for variant in 0..8 {
+                let m: Map<String, Value> = keys
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| present & 1 << i != 0)
+                    .map(|(i, (k, v))| {
+                        let pick = if i < 3 { (variant >> i) & 1 } else { 0 };
+                        (k.to_string(), v[pick].clone())
+                    })
+                    .collect();
+                assert_eq!(classify(&m), by_lookups(&m), "{m:?}");
+                seen.insert(format!("{:?}", classify(&m)));
+            }
+        }
+        // Every shape, and no shape, is met.
+        assert_eq!(seen.len(), 8, "{seen:?}");
+    }
 
     /// A document whose keys are all JSON Schema keywords, one at least constraining, is a
     /// bare schema though it holds none of the keys first looked for (trial 60 D3:

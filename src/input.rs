@@ -214,19 +214,21 @@ impl ToolEntry {
     /// reader's own keys.
     pub fn gemini_schema_field(&self) -> Option<&'static str> {
         self.parameters.as_ref()?;
-        let (holder, key) = self.schema_pointer.rsplit_once('/')?;
-        match key {
-            "parametersJsonSchema" | "parameters_json_schema" => Some("parametersJsonSchema"),
-            // `parameters` is also OpenAI's and a bare function list's key: only a
-            // declaration of a `functionDeclarations` list is Gemini's.
-            "parameters" => {
-                let (list, _) = holder.rsplit_once('/')?;
-                (list.ends_with("/functionDeclarations")
-                    || list.ends_with("/function_declarations"))
-                .then_some("parameters")
-            }
-            _ => None,
+        // The last segment read by its suffix (a key holds no `/`), and the one before it by a
+        // byte search: a `char` search from the end cost ~190 instructions a tool, whose
+        // check reads this once.
+        let pointer = self.schema_pointer.as_str();
+        if pointer.ends_with("/parametersJsonSchema")
+            || pointer.ends_with("/parameters_json_schema")
+        {
+            return Some("parametersJsonSchema");
         }
+        // `parameters` is also OpenAI's and a bare function list's key: only a declaration of
+        // a `functionDeclarations` list is Gemini's.
+        let holder = pointer.strip_suffix("/parameters")?;
+        let list = &holder[..holder.bytes().rposition(|b| b == b'/')?];
+        (list.ends_with("/functionDeclarations") || list.ends_with("/function_declarations"))
+            .then_some("parameters")
     }
 
     /// The key the tool's shape requires its schema under, as a report names it: `input_schema`
@@ -2262,6 +2264,62 @@ mod tests {
             field(&format!(r#"[{{"name": "a", "parameters": {schema}}}]"#)),
             [None]
         );
+    }
+
+    /// The schema field is read from the pointer's suffix as it was from its segments, for
+    /// pointers the reader makes and odd ones (no segment before `parameters`, an empty one).
+    #[test]
+    fn gemini_schema_field_reads_pointers_as_their_segments_do() {
+        fn by_segments(pointer: &str) -> Option<&'static str> {
+            let (holder, key) = pointer.rsplit_once('/')?;
+            match key {
+                "parametersJsonSchema" | "parameters_json_schema" => Some("parametersJsonSchema"),
+                "parameters" => {
+                    let (list, _) = holder.rsplit_once('/')?;
+                    (list.ends_with("/functionDeclarations")
+                        || list.ends_with("/function_declarations"))
+                    .then_some("parameters")
+                }
+                _ => None,
+            }
+        }
+        for pointer in [
+            "",
+            "parameters",
+            "/parameters",
+            "//parameters",
+            "/tool/parameters",
+            "/tools/0/function/parameters",
+            "/tools/0/functionDeclarations/1/parameters",
+            "/functionDeclarations/1/parameters",
+            "functionDeclarations/1/parameters",
+            "/functionDeclarations/parameters",
+            "/x/function_declarations/12/parameters",
+            "/x/function_declarations/12/parameters_json_schema",
+            "parametersJsonSchema",
+            "/parametersJsonSchema",
+            "/tool/parametersJsonSchema/x",
+            "/tool/xparameters",
+            "/tool/input_schema",
+        ] {
+            let tool = ToolEntry {
+                name: None,
+                description: None,
+                parameters: Some(json!({})),
+                index: 0,
+                request: 0,
+                line: None,
+                schema_pointer: pointer.to_string(),
+                tool_pointer: None,
+                strict: None,
+                strict_tool_use: None,
+            };
+            assert_eq!(
+                tool.gemini_schema_field(),
+                by_segments(pointer),
+                "{pointer:?}"
+            );
+        }
     }
 
     /// A line with no tool names no shape: the file is JSON Lines of its other lines' shape.

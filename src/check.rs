@@ -498,6 +498,9 @@ pub fn check_bytes_with(
     // The requests that hold built-in tools, for [`builtin_notes`] once the format (JSON
     // Lines or not) is known: (request, function tools, built-ins).
     let mut with_builtins: Vec<(usize, usize, Vec<crate::input::BuiltinTool>)> = Vec::new();
+    // The memory of each batch's tool references, handed to the next batch (a JSON Lines
+    // corpus has a batch per line: an allocation each).
+    let mut spare_refs: Vec<ToolRef<'static>> = Vec::new();
     let read = crate::input::for_each_request(
         file,
         bytes,
@@ -517,7 +520,7 @@ pub fn check_bytes_with(
             // memory of the last one.
             let mut checker =
                 detect::Checker::reusing(profile, &mut made, std::mem::take(&mut buffers));
-            let mut refs: Vec<ToolRef<'_>> = Vec::new();
+            let mut refs = emptied(std::mem::take(&mut spare_refs));
             strict += batch.iter().filter(|t| t.strict == Some(true)).count();
             strict_tool_use += batch.iter().filter(|t| t.strict_tool_use.is_some()).count();
             gemini_fields.count(batch);
@@ -537,6 +540,7 @@ pub fn check_bytes_with(
                 erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
             }
             buffers = checker.into_buffers();
+            spare_refs = emptied(refs);
         },
         bad_line,
     )?;
@@ -726,6 +730,16 @@ fn judged_as_read(findings: &mut [Finding], inexact: &[crate::json::InexactNumbe
             ));
         }
     }
+}
+
+/// `refs` emptied, in the same memory, for references of another lifetime: the standard
+/// library collects a vector mapped into items of the same size and alignment in place, and
+/// an empty one maps no item.
+fn emptied<'b>(mut refs: Vec<ToolRef<'_>>) -> Vec<ToolRef<'b>> {
+    refs.clear();
+    refs.into_iter()
+        .map(|_| unreachable!("an emptied vector has no item"))
+        .collect()
 }
 
 /// Bytes of findings' text [`check_bytes`] keeps for sharing before it starts afresh.
@@ -1813,6 +1827,17 @@ fn percent(a: usize, b: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Each batch's tool references take the memory of the last batch's: emptied, a vector
+    /// keeps its allocation (and a reference of a `'static` lifetime is made of none).
+    #[test]
+    fn emptied_references_keep_their_memory() {
+        let refs = vec![super::ToolRef::default(); 3];
+        let (at, capacity) = (refs.as_ptr() as usize, refs.capacity());
+        let spare: Vec<super::ToolRef<'static>> = super::emptied(refs);
+        assert!(spare.is_empty());
+        assert_eq!((spare.as_ptr() as usize, spare.capacity()), (at, capacity));
+    }
+
     /// A finding of rule `rule` at `level` on tool 0, message `m`, fix `f`, not repairable,
     /// about the tool, with every other field empty: what the tests below vary from.
     fn finding(rule: &str, level: super::Level) -> super::Finding {

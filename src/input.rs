@@ -1313,7 +1313,7 @@ impl Reader<'_, '_> {
         if has(&map, "source") && has(&map, "license") && has(&map, "tool") {
             let [tool] = take_all(map, ["tool"]);
             let tool = tool.unwrap_or(Value::Null);
-            let here = pointer_to(at, "tool");
+            let here = json::push_token(at, "tool");
             let Value::Object(t) = tool else {
                 return Err((here, "`tool` must be an object".into()));
             };
@@ -1592,7 +1592,7 @@ impl Reader<'_, '_> {
             Some(name),
             description,
             parameters,
-            pointer_to(&at, schema_key),
+            json::push_token(&at, schema_key),
             Some(at.into_owned()),
             strict,
         );
@@ -1662,17 +1662,6 @@ impl Reader<'_, '_> {
             strict_tool_use: None,
         });
     }
-}
-
-/// The JSON Pointer of `key` (a token needing no escape) under the pointer `at`, as
-/// `format!("{at}/{key}")` writes it: made for every tool read, where the formatting
-/// machinery cost some ten times the copy.
-fn pointer_to(at: &str, key: &str) -> String {
-    let mut out = String::with_capacity(at.len() + 1 + key.len());
-    out.push_str(at);
-    out.push('/');
-    out.push_str(key);
-    out
 }
 
 fn name_and_description(

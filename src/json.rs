@@ -1039,9 +1039,20 @@ thread_local! {
 pub fn push_token(pointer: &str, token: &str) -> String {
     let mut p = String::with_capacity(pointer.len() + token.len() + 1);
     p.push_str(pointer);
-    p.push('/');
-    p.push_str(&escape_token(token));
+    append_token(&mut p, token);
     p
+}
+
+/// Appends `/` and `token`, escaped as RFC 6901 says, to the JSON Pointer `pointer` in
+/// place: a walk that keeps one pointer for the path it is on writes each step with this and
+/// truncates it again. A token with nothing to escape (nearly every one) is copied as it is.
+pub fn append_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_token(token));
+    } else {
+        pointer.push_str(token);
+    }
 }
 
 /// The JSON Pointer of the first array or object (in document order) that nests deeper than

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::compiled::{CompiledProfile, NO_CASE, OWN_CAP, PLACEMENTS, Slot, is_case};
+use super::compiled::{CompiledProfile, Detail, NO_CASE, OWN_CAP, PLACEMENTS, Slot, is_case};
 use super::feature::{Feat, Limit};
 use super::findings::{Findings, Record, Span, TextBuf};
 use super::keyword as kw;
@@ -845,6 +845,20 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
+    /// In check mode, the evidence of the case that refuses `feat` at `placement`, which
+    /// [`Cx::refusing_targets`] and [`Cx::rejecting_targets`] read their targets from. `None`
+    /// when the profile allows it, no case covers it (no targets to compare, so nothing is
+    /// joined to it), or in collect mode.
+    fn refusal_case(&self, feat: &Feat<'_>, placement: Placement) -> Option<&Detail> {
+        let Mode::Check { profile, .. } = &self.mode else {
+            return None;
+        };
+        let (Slot::Rejected(i) | Slot::Unknown(i)) = profile.lookup(feat, placement) else {
+            return None;
+        };
+        profile.details().get(i as usize).filter(|_| is_case(i))
+    }
+
     /// In check mode, the targets a finding about `feat` at `placement` would be for: those
     /// that reject it and those with no evidence, each sorted. Two features refused by the
     /// same targets may be said as one finding even when their evidence differs (each piece
@@ -854,14 +868,7 @@ impl<'a, 'p> Cx<'a, 'p> {
         feat: &Feat<'_>,
         placement: Placement,
     ) -> Option<(Vec<String>, Vec<String>)> {
-        let Mode::Check { profile, .. } = &self.mode else {
-            return None;
-        };
-        let (Slot::Rejected(i) | Slot::Unknown(i)) = profile.lookup(feat, placement) else {
-            return None;
-        };
-        // No case covers it: no targets to compare, so nothing is joined to it.
-        let d = profile.details().get(i as usize).filter(|_| is_case(i))?;
+        let d = self.refusal_case(feat, placement)?;
         let mut rejected: Vec<String> = d.rejected_by.iter().map(|e| e.target.clone()).collect();
         let mut unknown = d.unknown_for.clone();
         rejected.sort();
@@ -873,13 +880,7 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// reject `feat` at `placement`, sorted (for a fix that names them; the list of those
     /// without evidence, as long as the profile's targets, is not copied).
     pub fn rejecting_targets(&self, feat: &Feat<'_>, placement: Placement) -> Option<Vec<&str>> {
-        let Mode::Check { profile, .. } = &self.mode else {
-            return None;
-        };
-        let (Slot::Rejected(i) | Slot::Unknown(i)) = profile.lookup(feat, placement) else {
-            return None;
-        };
-        let d = profile.details().get(i as usize).filter(|_| is_case(i))?;
+        let d = self.refusal_case(feat, placement)?;
         let mut rejected: Vec<&str> = d.rejected_by.iter().map(|e| e.target.as_str()).collect();
         rejected.sort_unstable();
         Some(rejected)

@@ -45,16 +45,7 @@ use serde_json::Value;
 
 use super::refs::{self, Chain};
 use super::{LIST_OF_SCHEMAS, MAP_OF_SCHEMAS, ONE_SCHEMA, is_object_schema};
-
-/// Appends `/token` to the JSON Pointer `path`, escaped as RFC 6901 says.
-fn push(path: &mut String, token: &str) {
-    path.push('/');
-    if token.contains(['~', '/']) {
-        path.push_str(&token.replace('~', "~0").replace('/', "~1"));
-    } else {
-        path.push_str(token);
-    }
-}
+use crate::json::append_token;
 
 /// Most subschema steps followed on one path (inline and through references together).
 pub const MAX_STEPS: usize = 512;
@@ -145,29 +136,29 @@ impl<'v> Measure<'v> {
                         continue;
                     }
                     if let Some(map) = c.as_object() {
-                        push(path, k);
+                        append_token(path, k);
                         let here = path.len();
                         for (name, sub) in map {
-                            push(path, name);
+                            append_token(path, name);
                             consider(self, sub, path, false);
                             path.truncate(here);
                         }
                     }
                 } else if k == "dependencies" {
-                    push(path, k);
+                    append_token(path, k);
                     let here = path.len();
                     for (name, sub) in super::schema_dependencies(c) {
-                        push(path, name);
+                        append_token(path, name);
                         consider(self, sub, path, false);
                         path.truncate(here);
                     }
                 } else if ONE_SCHEMA.contains(&k) || (k == "items" && !c.is_array()) {
-                    push(path, k);
+                    append_token(path, k);
                     consider(self, c, path, false);
                 } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items")
                     && let Some(list) = c.as_array()
                 {
-                    push(path, k);
+                    append_token(path, k);
                     let here = path.len();
                     let joined = object && k == "allOf" && list.len() == 1;
                     for (i, sub) in list.iter().enumerate() {

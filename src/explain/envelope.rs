@@ -223,7 +223,10 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
     for (i, line) in lines.iter().enumerate() {
         out.push_str(&line[from..]);
         let Some(next) = lines.get(i + 1) else { break };
-        let shared = next.get(..indent) == line.get(..indent);
+        // Both cut short of the indentation (a line starting with a character wider than
+        // it) share none: slicing there would cut that character (trial 85 D2).
+        let shared =
+            matches!((next.get(..indent), line.get(..indent)), (Some(n), Some(l)) if n == l);
         from = if shared { indent } else { 0 };
         let rest = &next[from..];
         let in_brackets = cut_inside_brackets(line, rest);
@@ -440,7 +443,14 @@ const MAX_TUPLES: usize = 64;
 pub(super) fn tuple_literals(text: &str, json: bool) -> Vec<Range<usize>> {
     const OPEN: &str = "In context=(";
     let mut spans = Vec::new();
+    // Where the last tuple's reading stopped: an `In context=(` inside a literal already read
+    // is text of that literal, not a tuple (read again, its ranges overlapped the first's,
+    // which the callers slice between; trial 85 D1).
+    let mut read_to = 0;
     for (start, _) in text.match_indices(OPEN).take(MAX_TUPLES) {
+        if start < read_to {
+            continue;
+        }
         let mut at = start + OPEN.len();
         loop {
             let rest = &text[at..];
@@ -460,6 +470,7 @@ pub(super) fn tuple_literals(text: &str, json: bool) -> Vec<Range<usize>> {
                 break;
             }
         }
+        read_to = at;
     }
     spans
 }

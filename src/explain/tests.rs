@@ -4834,3 +4834,199 @@ fn an_unknown_field_without_its_place_gets_its_keywords_fix() {
     // A vendor key is no keyword with a fix of its own.
     assert_eq!(fix("x-foo"), fix_for("keyword-unsupported").unwrap());
 }
+
+/// Trial 85 D1: a tuple cut short whose literal holds `In context=(` (a line logged twice,
+/// cut before its closing quote) was read again from inside that literal; the two readings'
+/// ranges overlapped and the slicing between them panicked. Text inside a literal already read
+/// is no tuple.
+#[test]
+fn a_context_tuple_inside_a_literal_is_no_second_tuple() {
+    let spans = |text: &str, json: bool| -> Vec<std::ops::Range<usize>> {
+        envelope::tuple_literals(text, json)
+    };
+    for (text, json) in [
+        ("In context=('In context=(''", false),
+        ("In context=('In context=(\"'\\\"", true),
+        ("In context=('In context=(\"'\\\"", false),
+        (
+            "In context=('properties', 'texts\nIn context=('properties', 'texts",
+            false,
+        ),
+    ] {
+        let got = spans(text, json);
+        assert!(
+            got.windows(2).all(|w| w[0].end <= w[1].start),
+            "{text:?}: {got:?} overlap"
+        );
+        // Whole as the callers read it: no template, or one, never a panic.
+        let _ = explain(None, text, None);
+    }
+    assert_eq!(
+        spans(
+            "In context=('a In context=(', 'b'), In context=('c')",
+            false
+        )
+        .into_iter()
+        .map(|r| &"In context=('a In context=(', 'b'), In context=('c')"[r])
+        .collect::<Vec<_>>(),
+        ["'a In context=('", "'b'", "'c'"]
+    );
+}
+
+/// Trial 85 D2: lines joined after a line cut at the column, where the next two lines each
+/// start with a character wider in bytes than the first line's indentation, read as sharing
+/// that indentation (both too short for it) and were sliced inside the character. They share
+/// none; a wrapped message whose property names are not Latin is still rejoined and read.
+#[test]
+fn wrapped_lines_starting_with_wide_characters_share_no_indentation() {
+    use super::envelope::hard_unwrapped;
+    let cut = format!(" {}\né\né", "a".repeat(79));
+    // The cut inside a word is joined; the two one-character lines are not.
+    assert_eq!(
+        hard_unwrapped(&cut),
+        Some((format!(" {}é\né", "a".repeat(79)), false))
+    );
+    assert!(explain(None, &cut, None).is_empty());
+    let name = "名".repeat(30);
+    let whole = format!(
+        " GenerateContentRequest.tools[0].function_declarations[1].parameters.properties[{name}].type: must be specified when not using one_of, any_of or all_of fields"
+    );
+    let chars: Vec<char> = whole.chars().collect();
+    let wrapped = chars
+        .chunks(80)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let got = explain(None, &wrapped, Some("gemini/v1beta/parameters"));
+    let [e] = got.as_slice() else {
+        panic!("{wrapped}: {got:#?}")
+    };
+    assert_eq!(e.rule.as_deref(), Some("type-missing"), "{wrapped}");
+    assert_eq!(e.pointer, Some(format!("/properties/{name}")), "{wrapped}");
+}
+
+/// The pieces the envelope reader parses (context tuples, quotes and their escapes, Google's
+/// bracketed paths, envelopes, lines cut at the column, characters wider than a byte at a
+/// line's start), for [`explain_never_panics_on_pieces_of_its_syntax`].
+const SYNTAX_PIECES: &[&str] = &[
+    "In context=(",
+    "'",
+    "\"",
+    "(",
+    ")",
+    ", ",
+    "properties",
+    "tools[",
+    "0",
+    "17",
+    "]",
+    ".",
+    "\n",
+    "\r\n",
+    " ",
+    "    ",
+    "\\",
+    "\\'",
+    "\\\"",
+    "\\n",
+    "\\\\n",
+    "\\u00e9",
+    "{",
+    "}",
+    "[",
+    ": ",
+    "*",
+    "=",
+    "é",
+    "名",
+    "\u{200d}",
+    "Invalid schema for function '",
+    "GenerateContentRequest.",
+    "function_declarations[",
+    "properties[",
+    "].items",
+    "].value",
+    ".any_of[",
+    "Unknown name \"",
+    " at '",
+    "$.",
+    "toolConfig.tools.",
+    ".toolSpec.inputSchema.json",
+    "tools.0.custom.input_schema",
+    "parametersJsonSchema",
+    "Error code: 400 - ",
+    "{'error': {'message': ",
+    "{\"error\":{\"message\":\"",
+    "missing field",
+    "type",
+    "null",
+    // A line cut at the column (80 characters, no newline): the next piece goes on it.
+    "\n aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "\n* GenerateContentRequest.tools[0].function_declarations[3].parameters.properties[",
+];
+
+/// The pieces of OpenAI's `In context=(...)` tuples and their escapes, densely: the general
+/// pieces above meet a tuple inside another's literal once in thousands of texts.
+const TUPLE_PIECES: &[&str] = &[
+    "In context=(",
+    "'",
+    "\"",
+    "\\'",
+    "\\\"",
+    "\\",
+    ", ",
+    "0",
+    ")",
+    "\n",
+    "é",
+    "x",
+];
+
+/// Lines for [`explain_never_panics_on_tuples_or_wrapped_lines`] to join: lines cut at the
+/// column (80 characters), indented or not, and lines that may follow them.
+const WRAP_LINES: &[&str] = &[
+    " aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "  名aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "é",
+    "名].items: missing field",
+    " é",
+    "\t名",
+    "a",
+    "",
+    "properties[",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1500))]
+    /// Any text is explained or not, never a panic (trial 85 D1 and D2 were slices between
+    /// ranges the reader found in the text: overlapping, or inside a character): text made of
+    /// the reader's own syntax, of tuples, and of lines cut at the column.
+    #[test]
+    fn explain_never_panics_on_tuples_or_wrapped_lines(
+        tuple in proptest::collection::vec(0..TUPLE_PIECES.len(), 1..16),
+        wrap in proptest::collection::vec(0..WRAP_LINES.len(), 1..8),
+    ) {
+        let tuple: String = tuple.iter().map(|&i| TUPLE_PIECES[i]).collect();
+        let wrap = wrap.iter().map(|&i| WRAP_LINES[i]).collect::<Vec<_>>().join("\n");
+        let _ = explain(None, &tuple, None);
+        let _ = explain(None, &wrap, None);
+    }
+
+    /// The same, with and without a request and a target.
+    #[test]
+    fn explain_never_panics_on_pieces_of_its_syntax(
+        pieces in proptest::collection::vec(0..SYNTAX_PIECES.len(), 1..40),
+        with_request in proptest::bool::ANY,
+        target in 0usize..4,
+    ) {
+        let text: String = pieces.iter().map(|&i| SYNTAX_PIECES[i]).collect();
+        let request = json!({"tools":[
+            {"type":"function","function":{"name":"a","parameters":{"type":"object"}}},
+            {"type":"function","function":{"name":"b","parameters":{"type":"object",
+                "properties":{"é":{"type":"array"}}}}}]});
+        let target = [None, Some("openai/chat"), Some("gemini/v1beta/parameters"),
+            Some("bedrock/converse")][target];
+        let _ = explain(with_request.then_some(&request), &text, target);
+    }
+}

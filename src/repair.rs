@@ -307,7 +307,8 @@ impl ToolRepair {
 /// Repair settings.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
-    /// Cap on the schema nodes `$ref` inlining may produce.
+    /// Cap on the schema nodes `$ref` inlining may produce (a value past
+    /// [`refs::MAX_INLINE_NODES_CEILING`] is read as that ceiling).
     pub max_inline_nodes: usize,
     /// Refused tools are written unchanged (`repair --keep-unrepairable`), so their names are
     /// still sent and take part in the name census: a rename onto one is refused.

@@ -63,9 +63,10 @@ pub struct RewriteArgs {
     /// Read profiles from this file instead of the ones built into the binary.
     #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub profiles: Option<PathBuf>,
-    /// Cap on the schema nodes that inlining `$ref`s may produce per tool.
+    /// Cap on the schema nodes that inlining `$ref`s may produce per tool (at most 100,000:
+    /// `args` refuses a larger schema, and memory grows with the cap).
     #[arg(long, value_name = "N", default_value_t = repair::refs::MAX_INLINE_NODES,
-          value_parser = crate::cli::whole_number_arg(0, usize::MAX))]
+          value_parser = crate::cli::whole_number_arg(0, repair::refs::MAX_INLINE_NODES_CEILING))]
     pub max_inline_nodes: usize,
 }
 

@@ -28,6 +28,14 @@ use crate::schema::{LIST_OF_SCHEMAS, MAP_OF_SCHEMAS, ONE_SCHEMA};
 /// reference each other twice over from growing exponentially.
 pub const MAX_INLINE_NODES: usize = 10_000;
 
+/// The most the expansion cap may be raised to (`--max-inline-nodes`, [`inline_with`]'s
+/// `max_nodes`): [`crate::args::MAX_EXPANDED`], past which `args` refuses a declared schema,
+/// so a larger inlined schema could not be checked anyway. Memory and time grow with the cap
+/// for a schema that reaches it: a 3 KB `$ref` bomb took 1.1 s and 85 MB inlined to 100,000
+/// nodes, 11 s and 640 MB to 1,000,000, and ran out of memory past that (trial 86 D1,
+/// release build, 2026-12-07).
+pub const MAX_INLINE_NODES_CEILING: usize = crate::args::MAX_EXPANDED;
+
 /// Sibling keywords a `$ref` may carry that only annotate; they override the target's.
 pub(crate) const ANNOTATIONS: &[&str] =
     &["description", "title", "default", "examples", "$comment"];
@@ -263,7 +271,8 @@ pub fn refused_with(r: &Refusal) -> String {
 /// first reason it cannot be done: a remote, anchor, missing or recursive reference, a cycle
 /// or a chain longer than [`MAX_REF_HOPS`] hops (followed in a row, or nested each in the
 /// target of the one before), a result nesting deeper than
-/// [`crate::input::LIMITS`]`.max_depth`, or more than `max_nodes` schema nodes. The recursion
+/// [`crate::input::LIMITS`]`.max_depth`, or more than `max_nodes` schema nodes (at most
+/// [`MAX_INLINE_NODES_CEILING`], whatever is asked). The recursion
 /// is at most one level per level of the result plus two per reference being expanded, so
 /// it stays within a few hundred frames whatever `root` holds; it runs on a thread with a
 /// stack of its own ([`crate::json::on_deep_stack`]), so it fits a caller on a small stack.
@@ -278,6 +287,7 @@ pub fn inline_with(
     max_nodes: usize,
     conflicts: Conflicts,
 ) -> Result<Inlining, Refusal> {
+    let max_nodes = max_nodes.min(MAX_INLINE_NODES_CEILING);
     let mut cx = Cx {
         root,
         conflicts,
@@ -1190,6 +1200,28 @@ fn any_ref(root: &Value, found: &mut dyn FnMut(std::borrow::Cow<'_, str>) -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Trial 86 D1: a raised expansion cap let a 3 KB `$ref` bomb (each definition naming the
+    /// one before twice) grow until memory ran out (3.8 GB, abort). Whatever cap is asked,
+    /// inlining stops at the ceiling, and says so.
+    #[test]
+    fn inlining_stops_at_the_ceiling_whatever_cap_is_asked() {
+        let mut defs = Map::new();
+        defs.insert("L0".into(), json!({"type": "string"}));
+        for i in 1..=20 {
+            let below = format!("#/$defs/L{}", i - 1);
+            defs.insert(
+                format!("L{i}"),
+                json!({"type": "object", "properties": {"a": {"$ref": below}, "b": {"$ref": below}}}),
+            );
+        }
+        let bomb = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/L20"}},
+            "$defs": defs});
+        let refused = inline(&bomb, usize::MAX).expect_err("2^20 copies: past the ceiling");
+        let words = refusal_text(&refused);
+        let ceiling = format!("past {MAX_INLINE_NODES_CEILING} nodes (the expansion cap)");
+        assert!(words.contains(&ceiling), "{words}");
+    }
 
     /// A `$ref` under a place is found by its decoded prefix, wherever it sits; one beside the
     /// place (a sibling with a longer name) is not under it.

@@ -15,7 +15,7 @@ use regex::{Captures, Regex};
 use serde_json::Value;
 
 use super::{Against, Explanation, Located, RequestTool, at_keyword, fix_for};
-use crate::json::push_token;
+use crate::json::{append_token, push_token};
 use crate::schema::walk;
 
 /// Which tool a message names.
@@ -324,10 +324,13 @@ fn unparsed_index(message: &str) -> Option<&str> {
 }
 
 /// A JSON Pointer from reference tokens as the provider wrote them (unescaped).
+/// Built in one string: a path read from an error may hold hundreds of thousands of tokens,
+/// and a copy of the pointer per token made a 1 MB path take minutes (quadratic).
 fn pointer_from<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
-    tokens
-        .into_iter()
-        .fold(String::new(), |p, t| push_token(&p, t))
+    tokens.into_iter().fold(String::new(), |mut p, t| {
+        append_token(&mut p, t);
+        p
+    })
 }
 
 /// The rule of the first phrase that `what` contains.
@@ -1013,7 +1016,7 @@ pub(super) fn google_pointer(path: &str, schema: Option<&Value>) -> Result<(Stri
         };
         let field = camel(field);
         match index {
-            None => pointer = push_token(&pointer, &field),
+            None => append_token(&mut pointer, &field),
             Some(ix) if field == "properties" => {
                 let next = segs.get(i + 1).copied();
                 let numeric = ix.parse::<usize>().ok();
@@ -1042,13 +1045,20 @@ pub(super) fn google_pointer(path: &str, schema: Option<&Value>) -> Result<(Stri
                                 at(&pointer)
                             )
                         })?;
-                        pointer = push_token(&push_token(&pointer, "properties"), name);
+                        append_token(&mut pointer, "properties");
+                        append_token(&mut pointer, name);
                         i += 1;
                     }
-                    _ => pointer = push_token(&push_token(&pointer, "properties"), ix),
+                    _ => {
+                        append_token(&mut pointer, "properties");
+                        append_token(&mut pointer, ix);
+                    }
                 }
             }
-            Some(ix) => pointer = push_token(&push_token(&pointer, &field), ix),
+            Some(ix) => {
+                append_token(&mut pointer, &field);
+                append_token(&mut pointer, ix);
+            }
         }
         i += 1;
     }
@@ -1772,10 +1782,10 @@ fn jsonpath_pointer(path: &str) -> String {
     for part in path.split('.').filter(|p| !p.is_empty()) {
         let (name, rest) = part.split_once('[').unwrap_or((part, ""));
         if !name.is_empty() {
-            pointer = push_token(&pointer, name);
+            append_token(&mut pointer, name);
         }
         for ix in rest.split('[').filter(|s| !s.is_empty()) {
-            pointer = push_token(&pointer, ix.trim_end_matches(']'));
+            append_token(&mut pointer, ix.trim_end_matches(']'));
         }
     }
     pointer
@@ -2529,8 +2539,11 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                     pointer = at;
                 }
                 None => {
-                    pointer = Some(names.iter().fold(String::new(), |p, n| {
-                        push_token(&push_token(&p, "properties"), n)
+                    // In one string, as [`pointer_from`] builds it (a path of the text's).
+                    pointer = Some(names.iter().fold(String::new(), |mut p, n| {
+                        append_token(&mut p, "properties");
+                        append_token(&mut p, n);
+                        p
                     }))
                 }
             }

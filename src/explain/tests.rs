@@ -4988,6 +4988,23 @@ const SYNTAX_PIECES: &[&str] = &[
     "missing field",
     "type",
     "null",
+    // The other envelopes and escapes the reader decodes (task E's audit): a Java map, a Rust
+    // `Debug` printout, a Python bytes literal, a lone surrogate or a `\u` escape cut short,
+    // a BOM, a NUL, a bare `\r`, an e-mail quote, and the templates that read a path of names.
+    "{type=error, error={message=",
+    "message: Some(\"",
+    "b'",
+    "\\ud800",
+    "\\u12",
+    "\u{feff}",
+    "\0",
+    "\r",
+    "> ",
+    "Unable to submit request because `f` functionDeclaration `",
+    "` schema ",
+    "The json schema definition at toolConfig.tools.1.toolSpec.inputSchema is invalid. Fix the following errors and try again: ",
+    "At path '",
+    ">",
     // A line cut at the column (80 characters, no newline): the next piece goes on it.
     "\n aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
     "\n* GenerateContentRequest.tools[0].function_declarations[3].parameters.properties[",
@@ -5056,5 +5073,34 @@ proptest::proptest! {
         let target = [None, Some("openai/chat"), Some("gemini/v1beta/parameters"),
             Some("bedrock/converse")][target];
         let _ = explain(with_request.then_some(&request), &text, target);
+    }
+}
+
+/// Each envelope the reader decodes (a Python printout, a JSON body, a Java map, a Rust
+/// `Debug` printout, a Python bytes literal; synthetic, shaped as the reports.yaml texts
+/// are), cut short at every character boundary, as a client or a log cuts an error at a
+/// length: explained without a panic, with and without the request (task E's audit cut the
+/// 177 texts of reports.yaml so, bare and in two printouts, 88,191 texts, and found none).
+#[test]
+fn explain_never_panics_on_envelopes_cut_anywhere() {
+    let message = r"Invalid schema for function 'get_wé': In context=('properties', 'a\'b', 'In context=(', 0), 'additionalProperties' is required to be supplied and to be false.";
+    let envelopes = [
+        format!(
+            "Error code: 400 - {{'error': {{'message': \"{message}\", 'type': \
+             'invalid_request_error', 'param': 'tools[0].function.parameters', 'code': None}}}}"
+        ),
+        json!({"error": {"message": message, "param": "tools[0]", "code": 400}}).to_string(),
+        format!("{{type=error, error={{type=invalid_request_error, message={message}}}}}"),
+        r#"ValidationException { message: Some("tools.0.custom: Invalid schema: Reference to non-existent definition: #/$defs/é"), meta: ErrorMetadata { code: Some("ValidationException") } }"#.to_string(),
+        r#"VertexAIException BadRequestError - b'{\n  "error": {\n    "message": "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[\xc3\xa9].items: missing field.\\n"\n  }\n}\n'"#.to_string(),
+    ];
+    let request = json!({"tools": [{"type": "function", "function": {"name": "get_wé",
+        "parameters": {"type": "object", "properties": {"é": {"type": "array"}}}}}]});
+    for envelope in &envelopes {
+        for (cut, _) in envelope.char_indices() {
+            let text = &envelope[..cut];
+            let _ = explain(None, text, None);
+            let _ = explain(Some(&request), text, Some("openai/chat"));
+        }
     }
 }

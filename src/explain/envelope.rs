@@ -48,10 +48,34 @@ const MAX_NESTING: usize = 128;
 /// stops.
 const MAX_DEPTH: usize = 8;
 
+/// How many readings (a text read for envelopes, or a place one may start parsed) the reading
+/// of one error may make before it stops looking. An envelope's values are read for envelopes
+/// of their own at each place one may start, so text of maps nested in maps was read up to
+/// 32^8 times: `{a=` 150 times over (600 bytes) took 20 s and 200 times over ran past 100 s
+/// (debug build; an audit of explain's reader, 2026-12-07). Every error of the tests is read
+/// as before with only 2 (a budget of none loses their envelopes): this leaves a wide margin,
+/// and bounds the reading to this many parses of at most the error's length.
+pub(super) const MAX_READINGS: usize = 256;
+
+thread_local! {
+    /// The readings left to the reading of the error at hand ([`error_texts`]).
+    pub(super) static READINGS_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_READINGS) };
+}
+
+/// Takes one reading from [`READINGS_LEFT`]; false when none is left.
+fn take_reading() -> bool {
+    READINGS_LEFT.with(|left| {
+        let n = left.get();
+        left.set(n.saturating_sub(1));
+        n > 0
+    })
+}
+
 /// The texts to read in `error`, most specific first: the messages decoded from its
 /// envelopes, the error as given when it shows no envelope, then the error as given with JSON
 /// string escapes undone (for an envelope cut short, which does not parse).
 pub(super) fn error_texts(error: &str) -> Vec<Text> {
+    READINGS_LEFT.with(|left| left.set(MAX_READINGS));
     let mut texts = messages_in(error, 0).unwrap_or_default();
     // A message's own `\r\n` (decoded from an envelope's escapes) reads as the error's does.
     for t in &mut texts {
@@ -511,7 +535,7 @@ fn literal_len(text: &str, json: bool) -> Option<usize> {
 /// place an object or list starts that parses (as JSON, then as a Python printout) and holds
 /// a message. `None` when there is none.
 fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
-    if depth > MAX_DEPTH {
+    if depth > MAX_DEPTH || !take_reading() {
         return None;
     }
     let from = |v: &Value| {
@@ -550,6 +574,9 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         return Some(numbered(records.into_iter())).filter(|t| !t.is_empty());
     }
     for (start, _) in s.match_indices(['{', '[']).take(MAX_STARTS) {
+        if !take_reading() {
+            break;
+        }
         let found = envelope_at(&s[start..])
             .filter(|v| !quoted_values(v))
             .and_then(|v| from(&v));

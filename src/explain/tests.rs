@@ -5104,3 +5104,27 @@ fn explain_never_panics_on_envelopes_cut_anywhere() {
         }
     }
 }
+
+/// Text of Java maps nested in maps (`{a={a=...`, 600 bytes at 150 levels) was read again at
+/// each place an envelope may start, in each value at each level: up to 32^8 readings (20 s at
+/// 150 levels, past 100 s at 200). The reading of one error stops at its budget; a real
+/// envelope takes a few readings of it.
+#[test]
+fn nested_maps_are_read_within_the_budget() {
+    let left = || envelope::READINGS_LEFT.with(|l| l.get());
+    for levels in [150, 1_000] {
+        let text = format!("{}x{}", "{a=".repeat(levels), "}".repeat(levels));
+        assert!(explain(None, &text, None).is_empty());
+        assert_eq!(left(), 0, "{levels} levels: the budget stopped the reading");
+    }
+    let printout = "Error code: 400 - {'error': {'message': \"Invalid schema for function 'f': \
+        In context=('properties', 'a'), array schema missing items.\", 'type': \
+        'invalid_request_error', 'param': 'tools[0].function.parameters', 'code': \
+        'invalid_function_parameters'}}";
+    let [e] = explain(None, printout, None)
+        .try_into()
+        .expect("one explanation");
+    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
+    let used = envelope::MAX_READINGS - left();
+    assert!(used < 16, "{used} readings for one printout");
+}

@@ -30,7 +30,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::json::{append_token, push_token};
+use crate::json::push_token;
 
 /// One tool of a request, in the order the provider indexes them.
 #[derive(Debug, Clone)]
@@ -735,10 +735,7 @@ fn unrecognized_at_place(
     let Some((tool, pointer, named, line)) = TOOL_PLACE.captures_iter(error).find_map(|c| {
         let index: usize = c[1].parse().ok()?;
         let tool = tools.iter().find(|t| t.index == index)?;
-        let pointer = c[2].split('.').skip(1).fold(String::new(), |mut p, k| {
-            append_token(&mut p, k);
-            p
-        });
+        let pointer = templates::pointer_from(c[2].split('.').skip(1));
         tool.schema?.pointer(&pointer)?;
         // The line that names the place is the provider's words shown (a log may be long).
         let start = error[..c.get(0)?.start()].rfind('\n').map_or(0, |i| i + 1);

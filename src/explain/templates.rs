@@ -326,7 +326,7 @@ fn unparsed_index(message: &str) -> Option<&str> {
 /// A JSON Pointer from reference tokens as the provider wrote them (unescaped).
 /// Built in one string: a path read from an error may hold hundreds of thousands of tokens,
 /// and a copy of the pointer per token made a 1 MB path take minutes (quadratic).
-fn pointer_from<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
+pub(super) fn pointer_from<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
     tokens.into_iter().fold(String::new(), |mut p, t| {
         append_token(&mut p, t);
         p
@@ -2539,12 +2539,9 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                     pointer = at;
                 }
                 None => {
-                    // In one string, as [`pointer_from`] builds it (a path of the text's).
-                    pointer = Some(names.iter().fold(String::new(), |mut p, n| {
-                        append_token(&mut p, "properties");
-                        append_token(&mut p, n);
-                        p
-                    }))
+                    pointer = Some(pointer_from(
+                        names.iter().flat_map(|n| ["properties", n.as_ref()]),
+                    ))
                 }
             }
         }

@@ -196,7 +196,7 @@ fn unquoted_line(mut line: &str) -> &str {
 }
 
 /// The column a client cuts lines at when it wraps them hard, mid-word.
-const HARD_WRAP_COLUMN: usize = 80;
+pub(super) const HARD_WRAP_COLUMN: usize = 80;
 
 /// A line that starts, after its indentation, as a log's next record does (a date and time,
 /// a time, or a level word: `2026-12-05 10:00:01 INFO other: ...`, `ERROR ...`) or as a

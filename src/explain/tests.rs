@@ -4397,6 +4397,17 @@ fn a_client_printout_in_a_field_is_read_as_the_printout_alone_is() {
     }
 }
 
+/// `text` cut into lines of 80 characters ([`envelope::HARD_WRAP_COLUMN`]), as a client
+/// that wraps hard prints it.
+fn wrapped_at_column(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(envelope::HARD_WRAP_COLUMN)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into
@@ -4406,12 +4417,7 @@ fn hard_wrapped_and_mail_quoted_errors_are_read_whole() {
     let error = r#"Error: BadRequestError: Error code: 400 - {'error': {'message': "Invalid 'tools[1].function.description': string too long. Expected a string with maximum length 1024, but got a string with length 2121 instead.", 'type': 'invalid_request_error', 'param': 'tools[1].function.description', 'code': 'string_above_max_length'}}"#;
     let want = explain(None, error, None);
     assert_eq!(want.len(), 1, "{want:#?}");
-    let chars: Vec<char> = error.chars().collect();
-    let hard = chars
-        .chunks(80)
-        .map(|c| c.iter().collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let hard = wrapped_at_column(error);
     assert_eq!(explain(None, &hard, None), want, "{hard}");
     let mail = format!("> {}\n", hard.replace('\n', "\n> "));
     assert_eq!(explain(None, &mail, None), want, "{mail}");
@@ -4919,12 +4925,7 @@ fn wrapped_lines_starting_with_wide_characters_share_no_indentation() {
     let whole = format!(
         " GenerateContentRequest.tools[0].function_declarations[1].parameters.properties[{name}].type: must be specified when not using one_of, any_of or all_of fields"
     );
-    let chars: Vec<char> = whole.chars().collect();
-    let wrapped = chars
-        .chunks(80)
-        .map(|c| c.iter().collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let wrapped = wrapped_at_column(&whole);
     let got = explain(None, &wrapped, Some("gemini/v1beta/parameters"));
     let [e] = got.as_slice() else {
         panic!("{wrapped}: {got:#?}")

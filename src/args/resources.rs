@@ -92,7 +92,19 @@ impl Resources {
     /// when the resource is not one of the schema's own or two places declare it.
     pub(super) fn place(&self, absolute: &str) -> Option<Place<'static>> {
         let (uri, fragment) = absolute.split_once('#').unwrap_or((absolute, ""));
-        let inner = percent_decoded(fragment)?;
+        // The validator writes every escape whole and as UTF-8: anything else is not its text.
+        let whole = |escape: &str| {
+            escape
+                .as_bytes()
+                .get(..2)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        };
+        if !fragment.split('%').skip(1).all(whole) {
+            return None;
+        }
+        let inner = percent_encoding::percent_decode_str(fragment)
+            .decode_utf8()
+            .ok()?;
         if !inner.is_empty() && !inner.starts_with('/') {
             return None;
         }
@@ -130,28 +142,6 @@ fn inside(pointer: &str, outer: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
-/// `text` with its `%XX` escapes decoded; `None` when one is malformed or the bytes are not
-/// UTF-8.
-fn percent_decoded(text: &str) -> Option<Cow<'_, str>> {
-    if !text.contains('%') {
-        return Some(Cow::Borrowed(text));
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok().map(Cow::Owned)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +172,8 @@ mod tests {
         assert_eq!(at("https://e.com/other.json#/type"), None);
         // A malformed escape or an anchor is no pointer.
         assert_eq!(at("toolwire:///x.json#/a%2"), None);
+        assert_eq!(at("toolwire:///x.json#/a%+5"), None);
+        assert_eq!(at("toolwire:///x.json#/a%FF"), None);
         assert_eq!(at("toolwire:///x.json#name"), None);
         // No nested resource: the validator's paths are the document's.
         assert!(

@@ -783,7 +783,7 @@ fn json_value(s: &str) -> Option<Value> {
 fn lone_surrogates_replaced(s: &str) -> String {
     let unit = |at: usize| {
         s.get(at..at + 6)
-            .filter(|e| e.starts_with("\\u"))
+            .filter(|e| e.starts_with("\\u") && e[2..].bytes().all(|b| b.is_ascii_hexdigit()))
             .and_then(|e| u16::from_str_radix(&e[2..], 16).ok())
     };
     let mut out = String::with_capacity(s.len());

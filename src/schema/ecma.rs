@@ -456,7 +456,13 @@ fn class_atom(text: &str) -> ClassAtom<'_> {
             if text[2..].starts_with('{')
                 && let Some(end) = braced(2)
             {
-                let point = u32::from_str_radix(&text[3..end - 1], 16).ok();
+                let digits = &text[3..end - 1];
+                // Hex digits only: `from_str_radix` would also take a sign (`\u{+d800}`).
+                let point = digits
+                    .bytes()
+                    .all(|b| b.is_ascii_hexdigit())
+                    .then(|| u32::from_str_radix(digits, 16).ok())
+                    .flatten();
                 return match point.filter(|u| (0xD800..0xE000).contains(u)) {
                     Some(u) => one(end, Atom::Lone(u)),
                     None => one(end, Atom::Other),
@@ -1226,6 +1232,8 @@ mod tests {
             (r"[\uDFFF-\uD800]", r"[\uDFFF-\uD800]"),
             (r"[\uE000-\uD800]", r"[\uE000-\u{D7FF}]"),
             (r"[a-z]\[\uD83D\uDE00", r"[a-z]\[\u{1F600}"),
+            // A sign is no hex digit: not a surrogate, left for the engine to refuse.
+            (r"^\u{+D800}$", r"^\u{+D800}$"),
         ] {
             assert_eq!(rust_pattern(p), engine, "{p}");
         }

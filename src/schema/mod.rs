@@ -446,26 +446,9 @@ pub const NOT_IN_FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONT
 /// `#/$defs/x%20y` names the member `x y`). An escape that is not two hex digits, or bytes
 /// that do not decode to UTF-8, leave the text as written.
 pub fn percent_decode(fragment: &str) -> std::borrow::Cow<'_, str> {
-    if !fragment.contains('%') {
-        return fragment.into();
-    }
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(b) = fragment
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            out.push(b);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).map_or(fragment.into(), Into::into)
+    percent_encoding::percent_decode_str(fragment)
+        .decode_utf8()
+        .unwrap_or(fragment.into())
 }
 
 /// Resolves an RFC 6901 pointer (`""` is the root). Returns `None` when a step is missing.
@@ -800,6 +783,9 @@ mod tests {
         assert_eq!(percent_decode("/100%"), "/100%");
         assert_eq!(percent_decode("/%zz"), "/%zz");
         assert_eq!(percent_decode("/%ff"), "/%ff");
+        // Two hex digits, not a signed number (`from_str_radix` reads `+5` as 5).
+        assert_eq!(percent_decode("/%+5"), "/%+5");
+        assert_eq!(percent_decode("/%aé"), "/%aé");
     }
     use serde_json::json;
 

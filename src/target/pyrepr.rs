@@ -111,6 +111,9 @@ pub fn bytes_prefix(text: &str) -> Option<(String, usize)> {
                     b'x' => {
                         let hi = bytes.next()?.1;
                         let lo = bytes.next()?.1;
+                        if !(hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit()) {
+                            return None;
+                        }
                         let hex = [hi, lo];
                         let hex = std::str::from_utf8(&hex).ok()?;
                         out.push(u8::from_str_radix(hex, 16).ok()?);
@@ -217,6 +220,10 @@ impl Parser<'_> {
                                 .filter_map(|_| chars.next())
                                 .map(|(_, h)| h)
                                 .collect();
+                            // Python takes exactly `width` hex digits, never a sign.
+                            if hex.len() != width || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                                return None;
+                            }
                             let code = u32::from_str_radix(&hex, 16).ok()?;
                             out.push(char::from_u32(code)?);
                         }
@@ -289,7 +296,8 @@ mod tests {
         );
         assert_eq!(&text[len..], " tail");
         assert_eq!(bytes_prefix(r#"b"it's""#), Some(("it's".to_string(), 7)));
-        for bad in ["", "b", "'x'", "b'open", "b'\\x4'", "b'a\nb'"] {
+        // `\x` takes two hex digits, never a sign (`from_str_radix` reads `+5` as 5).
+        for bad in ["", "b", "'x'", "b'open", "b'\\x4'", "b'\\x+5'", "b'a\nb'"] {
             assert_eq!(bytes_prefix(bad), None, "{bad}");
         }
     }
@@ -309,7 +317,11 @@ mod tests {
             parse_prefix(" (1, 'a') and more"),
             Some((json!([1, "a"]), 9))
         );
-        for bad in ["", "{'a' 1}", "{1: 2}", "'open", "[1 2]", "nope", "{'a': 1"] {
+        let bad_escapes = ["'\\x+5'", "'\\u+041'", "'\\U+0000041'", "'\\u04'"];
+        for bad in ["", "{'a' 1}", "{1: 2}", "'open", "[1 2]", "nope", "{'a': 1"]
+            .into_iter()
+            .chain(bad_escapes)
+        {
             assert_eq!(parse_prefix(bad), None, "{bad}");
         }
     }

@@ -602,7 +602,11 @@ impl History {
         let mut since_from: Option<usize> = None;
         let mut pending = None;
         let mut probe_verdict: Option<Verdict> = None;
-        let mut decided_by_stage: Option<Stage> = None;
+        // Whether a rejection that still stands (one of the run of rejections deciding the cell
+        // now, not only the newest) came from past the parser or from a stage not known: a
+        // parse-stage answer overturns only a run of parse-stage rejections (trial 87 D1: a
+        // parse-stage rejection between them had hidden an older validator's).
+        let mut rejected_past_parse = false;
         // Earlier first, and any date before none: "since" is the earliest *known* date.
         let since_key = |it: &EvidenceItem| (it.first_seen.is_empty(), it.first_seen.clone());
         // Stated evidence outranks inference: a doc read today and read as refusing what it
@@ -618,11 +622,8 @@ impl History {
                 // The body parses now: a parse-stage rejection before it no longer holds, and
                 // what the validator behind the parser does is not known.
                 // Seen twice, as any probe verdict that changes the cell must be.
-                if verdict == Some(Verdict::Rejected)
-                    && decided_by_stage == Some(Stage::Parse)
-                    && it.count >= 2
-                {
-                    (verdict, decided_by, since_from, decided_by_stage) = (None, None, None, None);
+                if verdict == Some(Verdict::Rejected) && !rejected_past_parse && it.count >= 2 {
+                    (verdict, decided_by, since_from) = (None, None, None);
                 }
                 continue;
             }
@@ -632,7 +633,7 @@ impl History {
             if it.stage == Some(Stage::Parse)
                 && it.verdict.is_accepting()
                 && verdict == Some(Verdict::Rejected)
-                && decided_by_stage != Some(Stage::Parse)
+                && rejected_past_parse
             {
                 continue;
             }
@@ -652,8 +653,10 @@ impl History {
             {
                 since_from = Some(i);
             }
+            rejected_past_parse = it.verdict == Verdict::Rejected
+                && (it.stage != Some(Stage::Parse)
+                    || (verdict == Some(Verdict::Rejected) && rejected_past_parse));
             verdict = Some(it.verdict);
-            decided_by_stage = it.stage;
             decided_by = Some(i);
         }
         let decided = decided_by.map(|i| &items[i]);
@@ -1329,6 +1332,45 @@ mod tests {
         assert_eq!(cell.verdict, Some(Verdict::Rejected));
         assert!(cell.conflict, "both pieces of evidence stay visible");
         assert_eq!(cell.evidence.len(), 2);
+    }
+
+    /// Trial 87 D1: a parse-stage rejection after a rejection from the validator (or of
+    /// unknown stage) leaves that one standing; neither a parse-stage acceptance nor a keyless
+    /// parse overturns the two. Once an acceptance past the parser has overturned the older
+    /// rejection, a later parse-stage rejection stands alone again.
+    #[test]
+    fn a_parse_stage_rejection_does_not_hide_an_older_validator_rejection() {
+        let rejection = |date: &str, stage: Option<Stage>| {
+            let mut r = doc(EvidenceKind::Report, date, Verdict::Rejected);
+            r.item.stage = stage;
+            r
+        };
+        let accepted = |date: &str| run(date, date, &[(C, "openai/chat", Verdict::Accepted)]);
+        let keyless = parse_stage_runs(&["2026-11-01", "2026-11-08"], "openai/chat", 403);
+        for first in [None, Some(Stage::Validate)] {
+            let docs = [
+                rejection("2024-01-10", first),
+                rejection("2025-02-10", Some(Stage::Parse)),
+            ];
+            let runs = [accepted("2026-11-01"), accepted("2026-11-08")];
+            for runs in [&runs[..], &keyless[..]] {
+                let m = build(&catalog(), &targets(), runs, &docs);
+                let cell = m.cell(C, "openai/chat").unwrap();
+                assert_eq!(cell.verdict, Some(Verdict::Rejected), "{first:?}");
+                let decided = &cell.evidence[cell.decided_by.unwrap()];
+                assert_eq!(decided.first_seen, "2025-02-10");
+            }
+        }
+        let docs = [
+            rejection("2024-01-10", Some(Stage::Validate)),
+            doc(EvidenceKind::Doc, "2024-06-01", Verdict::Accepted),
+            rejection("2025-02-10", Some(Stage::Parse)),
+        ];
+        let runs = [accepted("2026-11-01"), accepted("2026-11-08")];
+        let m = build(&catalog(), &targets(), &runs, &docs);
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Accepted));
+        assert_eq!(cell.kind, Some(EvidenceKind::Probe));
     }
 
     #[test]

@@ -1565,7 +1565,7 @@ impl Reader<'_, '_> {
             }
             _ => {}
         }
-        let [name, description, schemas @ ..] = take_all(
+        let ([name, description, schemas @ ..], stray) = take_all_noting(
             m,
             [
                 "name",
@@ -1587,6 +1587,10 @@ impl Reader<'_, '_> {
         let (schema_key, parameters) = given.next().unwrap_or((absent_schema_key(format), None));
         if let Some((second, _)) = given.next() {
             return Err((at.into_owned(), two_schemas(schema_key, second, format)));
+        }
+        if let Some(stray) = stray {
+            let problem = schema_keyword_beside_tool(&stray, schema_key, parameters.is_some());
+            return Err((json::push_token(&at, &stray), problem));
         }
         self.push(
             Some(name),
@@ -1681,6 +1685,50 @@ fn take_all<const N: usize>(m: Map<String, Value>, keys: [&str; N]) -> [Option<V
         }
     }
     out
+}
+
+/// [`take_all`] for a tool object, also giving the first key left over that is a JSON Schema
+/// keyword constraining arguments ([`is_schema_keyword_beside_tool`]).
+fn take_all_noting<const N: usize>(
+    m: Map<String, Value>,
+    keys: [&str; N],
+) -> ([Option<Value>; N], Option<String>) {
+    let mut out = [const { None }; N];
+    let mut stray = None;
+    for (k, v) in m {
+        match keys.iter().position(|x| *x == k) {
+            Some(i) => out[i] = Some(v),
+            None if stray.is_none() && is_schema_keyword_beside_tool(&k) => stray = Some(k),
+            None => {}
+        }
+    }
+    (out, stray)
+}
+
+/// Whether `key`, beside a tool's `name`, is a JSON Schema keyword that constrains arguments
+/// (`properties`, `required`, `items`, `anyOf`...): the parameters schema's keys written at
+/// the tool's top level. `type` is left out (a Responses tool's `"type": "function"`), and
+/// so are annotations (`title`, `description`), which tools have too.
+fn is_schema_keyword_beside_tool(key: &str) -> bool {
+    key != "type" && crate::schema::is_keyword(key) && !crate::repair::only_annotates(key)
+}
+
+/// The problem with a tool holding the schema keyword `stray` beside its `name`, where no
+/// provider reads it as part of the tool's schema (under `schema_key`, given or not). Read as
+/// the tool's, it was dropped unread (trial 88 D3: `{"name", "properties", "required"}` was a
+/// tool taking no arguments, so `args` refused the valid call and `compile` wrote the tool
+/// without its schema, both without a word).
+fn schema_keyword_beside_tool(stray: &str, schema_key: &str, has_schema: bool) -> String {
+    let schema = if has_schema {
+        format!("its schema is `{schema_key}`")
+    } else {
+        format!("it has no `{schema_key}`, so it would be sent as taking no arguments")
+    };
+    format!(
+        "`{stray}` is a JSON Schema keyword beside the tool's `name`, where no provider reads \
+         it as part of the parameters schema ({schema}); move the schema's keywords into \
+         `{schema_key}` (or, for a bare schema, remove `name`, which is no schema keyword)"
+    )
 }
 
 /// A tool's `strict` flag: `None` when absent or `null`. Every provider that reads one types
@@ -2212,9 +2260,12 @@ mod tests {
             };
             assert!(e.to_string().contains(said), "{text}: {e}");
         }
-        // A tool's keys beside keywords keep it a tool: `name` is no keyword.
-        let set = read(r#"{"name": "f", "description": "d", "additionalProperties": {}}"#).unwrap();
-        assert_eq!(set.format, Format::Functions);
+        // A tool's keys beside keywords keep it a tool (`name` is no keyword), whose keyword
+        // beside `name` is refused (trial 88 D3).
+        let e = read(r#"{"name": "f", "description": "d", "additionalProperties": {}}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("at /additionalProperties: `additionalProperties` is a JSON Schema keyword beside the tool's `name`"), "{e}");
     }
 
     /// Only a Gemini declaration's schema field is named: OpenAI's and a bare function list's
@@ -3523,6 +3574,46 @@ mod tests {
         from_value(Path::new("x.json"), doc)
             .unwrap_err()
             .to_string()
+    }
+
+    /// Trial 88 D3: a schema keyword beside a tool's `name` is refused at the keyword, with
+    /// or without a schema key beside it; read as the tool's, `{"name", "properties",
+    /// "required"}` was a tool taking no arguments. `type` (a Responses tool's `"function"`)
+    /// and annotations (`title`) are a tool's own keys too.
+    #[test]
+    fn a_schema_keyword_beside_a_tool_is_refused() {
+        let no_schema = refusal(json!({"name": "get_weather",
+            "properties": {"city": {"type": "string"}}, "required": ["city"]}));
+        assert_eq!(
+            no_schema,
+            "x.json: at /properties: `properties` is a JSON Schema keyword beside the tool's \
+             `name`, where no provider reads it as part of the parameters schema (it has no \
+             `parameters`, so it would be sent as taking no arguments); move the schema's \
+             keywords into `parameters` (or, for a bare schema, remove `name`, which is no \
+             schema keyword)"
+        );
+        let mcp = refusal(
+            json!({"tools": [{"name": "f", "inputSchema": {"type": "object"},
+            "required": ["a"]}]}),
+        );
+        assert!(
+            mcp.starts_with("x.json: at /tools/0/required: `required` is a JSON Schema keyword")
+                && mcp.contains("(its schema is `inputSchema`)"),
+            "{mcp}"
+        );
+        let chat = refusal(json!({"tools": [{"type": "function",
+            "function": {"name": "f", "anyOf": [{"type": "object"}]}}]}));
+        assert!(
+            chat.starts_with("x.json: at /tools/0/function/anyOf: "),
+            "{chat}"
+        );
+        let set = from_value(
+            Path::new("x.json"),
+            json!({"tools": [{"type": "function", "name": "f", "title": "F",
+                "parameters": {"type": "object"}}]}),
+        )
+        .unwrap();
+        assert_eq!(set.tools.len(), 1);
     }
 
     /// A tool with two parameters schemas is refused at the tool, naming both keys: checking

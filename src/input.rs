@@ -1576,6 +1576,7 @@ impl Reader<'_, '_> {
                 SCHEMA_KEYS[3],
                 SCHEMA_KEYS[4],
             ],
+            is_schema_keyword_beside_tool,
         );
         let (name, description) = name_and_description_of(name, description, &at)?;
         // One pass over the schema keys finds the schema and a second one, if any (this runs
@@ -1678,27 +1679,21 @@ fn name_and_description(
 
 /// Takes `keys` out of `m`, consuming it in one pass (no hashing, no shifting of the rest).
 fn take_all<const N: usize>(m: Map<String, Value>, keys: [&str; N]) -> [Option<Value>; N] {
-    let mut out = [const { None }; N];
-    for (k, v) in m {
-        if let Some(i) = keys.iter().position(|x| *x == k) {
-            out[i] = Some(v);
-        }
-    }
-    out
+    take_all_noting(m, keys, |_| false).0
 }
 
-/// [`take_all`] for a tool object, also giving the first key left over that is a JSON Schema
-/// keyword constraining arguments ([`is_schema_keyword_beside_tool`]).
+/// [`take_all`], also giving the first key left over that `noted` picks.
 fn take_all_noting<const N: usize>(
     m: Map<String, Value>,
     keys: [&str; N],
+    noted: impl Fn(&str) -> bool,
 ) -> ([Option<Value>; N], Option<String>) {
     let mut out = [const { None }; N];
     let mut stray = None;
     for (k, v) in m {
         match keys.iter().position(|x| *x == k) {
             Some(i) => out[i] = Some(v),
-            None if stray.is_none() && is_schema_keyword_beside_tool(&k) => stray = Some(k),
+            None if stray.is_none() && noted(&k) => stray = Some(k),
             None => {}
         }
     }

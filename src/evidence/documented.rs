@@ -390,6 +390,35 @@ fn date_problem(date: &str) -> Option<String> {
     Some(problem.into())
 }
 
+/// Why `url` (non-empty) cannot be cited as the page evidence came from, when it cannot: not
+/// an absolute `http://` or `https://` URL, one with whitespace or a control character, or
+/// one with no host before its path. Parsed by the `url` crate (through reqwest's re-export),
+/// which alone would read past two of these: it percent-encodes a space in a path, and for
+/// http(s) it skips extra slashes, taking `https:///issues/1` for the host `issues`.
+fn url_problem(url: &str) -> Option<String> {
+    let Some(rest) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    else {
+        return Some("is not an http(s) address".into());
+    };
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Some(
+            "holds whitespace or a control character (a space in a URL is written %20)".into(),
+        );
+    }
+    if rest.is_empty() || rest.starts_with(['/', '\\']) {
+        return Some("names no host (expected http(s)://host/...)".into());
+    }
+    match reqwest::Url::parse(url) {
+        Err(err) => Some(format!("is not an http(s) address: {err}")),
+        Ok(u) if u.host_str().is_none_or(str::is_empty) => {
+            Some("names no host (expected http(s)://host/...)".into())
+        }
+        Ok(_) => None,
+    }
+}
+
 /// Checks one entry; the error is the JSON Pointer below the entry (`/kind`, `/cells/0/date`)
 /// and the problem.
 fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
@@ -439,11 +468,8 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
     if e.url.trim().is_empty() {
         return bad("/url".into(), "no url".into());
     }
-    if !(e.url.starts_with("https://") || e.url.starts_with("http://")) {
-        return bad(
-            "/url".into(),
-            format!("url {:?} is not an http(s) address", e.url),
-        );
+    if let Some(problem) = url_problem(&e.url) {
+        return bad("/url".into(), format!("url {:?} {problem}", e.url));
     }
     if !e.date.is_empty()
         && let Some(problem) = date_problem(&e.date)
@@ -1543,6 +1569,61 @@ mod tests {
         assert_eq!(e.kind, EvidenceKind::Secondary);
         let it = item(e, Verdict::Rejected, None, None, None, String::new(), true);
         assert_eq!(it.kind.as_str(), "secondary");
+    }
+
+    /// Trial 87 D2: a url that starts `https://` but names no host (`https://`,
+    /// `https:///issues/1`, which the url crate alone reads as the host `issues`) or holds a
+    /// space (which it alone would percent-encode) loaded, and MATRIX.md linked `https://`.
+    #[test]
+    fn a_url_without_a_host_or_with_whitespace_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let entry = |url: &str| {
+            format!(
+                "- id: r1\n  kind: doc\n  url: '{url}'\n  date: '2025-07-01'\n  cells:\n  \
+                 - targets: [openai/chat]\n    features: ['keyword-allowed: const']\n    \
+                 verdict: rejected\n"
+            )
+        };
+        let no_host = "names no host";
+        let space = "holds whitespace or a control character";
+        for (url, problem) in [
+            ("https://", no_host),
+            ("http://", no_host),
+            ("https:///issues/1", no_host),
+            ("https://\\\\example.com/x", no_host),
+            ("https://exa mple.com/x", space),
+            ("https://github.com/a b/issues/1", space),
+            ("https://example.com/x\t", space),
+            (
+                "https://exa%20mple.com/x",
+                "is not an http(s) address: invalid international domain name",
+            ),
+            (
+                "https://[::1/x",
+                "is not an http(s) address: invalid IPv6 address",
+            ),
+            ("ftp://example.com/x", "is not an http(s) address"),
+        ] {
+            write(&entry(url));
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("a.yaml: at /0/url: r1: url {url:?} {problem}")),
+                "{url}: {err}"
+            );
+        }
+        for url in [
+            "https://example.com",
+            "http://example.com/a%20b?x=1#y",
+            "https://github.com/o/r/issues/1",
+        ] {
+            write(&entry(url));
+            assert_eq!(
+                Documents::load(dir.path()).unwrap().entries().count(),
+                1,
+                "{url}"
+            );
+        }
     }
 
     /// A report of a rejection that says what was accepted keeps the rejection as its quote:

@@ -554,7 +554,18 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
         );
     }
     let known = |t: &String| crate::target::find(t).is_some();
+    // An empty list in a cell or rule maps the entry to nothing, as `cells: []` would, but
+    // silently: the entry counts as mapped and its evidence reaches no cell (trial 87 D4).
+    let nothing = |what: &str| {
+        format!("no {what}: its evidence would reach no cell of the matrix (name at least one)")
+    };
     for (j, c) in e.cells.iter().enumerate() {
+        if c.targets.is_empty() {
+            return bad(format!("/cells/{j}/targets"), nothing("targets"));
+        }
+        if c.features.is_empty() {
+            return bad(format!("/cells/{j}/features"), nothing("features"));
+        }
         if let Some((k, t)) = c.targets.iter().enumerate().find(|(_, t)| !known(t)) {
             return bad(
                 format!("/cells/{j}/targets/{k}"),
@@ -602,6 +613,9 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
         }
     }
     for (j, r) in e.rules.iter().enumerate() {
+        if r.targets.is_empty() {
+            return bad(format!("/rules/{j}/targets"), nothing("targets"));
+        }
         if let Some((k, t)) = r.targets.iter().enumerate().find(|(_, t)| !known(t)) {
             return bad(
                 format!("/rules/{j}/targets/{k}"),
@@ -1569,6 +1583,57 @@ mod tests {
         assert_eq!(e.kind, EvidenceKind::Secondary);
         let it = item(e, Verdict::Rejected, None, None, None, String::new(), true);
         assert_eq!(it.kind.as_str(), "secondary");
+    }
+
+    /// Trial 87 D4: a cell with `targets: []` or `features: []` (or a rule with `targets: []`)
+    /// loaded silently, counted as mapped, and reached no cell, while `cells: []` is refused.
+    #[test]
+    fn a_cell_or_rule_with_an_empty_list_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let head = "- id: r1\n  kind: doc\n  url: https://example.com/1\n  date: '2025-07-01'\n";
+        let cell = |targets: &str, features: &str| {
+            format!(
+                "{head}  cells:\n  - targets: [openai/chat]\n    features: ['keyword-allowed: const']\n    \
+                 verdict: rejected\n  - targets: [{targets}]\n    features: [{features}]\n    \
+                 verdict: rejected\n"
+            )
+        };
+        let rule = |targets: &str| {
+            format!("{head}  rules:\n  - targets: [{targets}]\n    name-pattern: ^a$\n")
+        };
+        let problem = |what: &str| {
+            format!(
+                "r1: no {what}: its evidence would reach no cell of the matrix (name at least one)"
+            )
+        };
+        for (text, place, what) in [
+            (
+                cell("", "'keyword-allowed: const'"),
+                "/0/cells/1/targets",
+                "targets",
+            ),
+            (cell("xai/chat", ""), "/0/cells/1/features", "features"),
+            (rule(""), "/0/rules/0/targets", "targets"),
+        ] {
+            write(&text);
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("a.yaml: at {place}: {}", problem(what))),
+                "{err}"
+            );
+        }
+        for text in [
+            cell("xai/chat", "'keyword-allowed: enum'"),
+            rule("openai/chat"),
+        ] {
+            write(&text);
+            assert_eq!(
+                Documents::load(dir.path()).unwrap().entries().count(),
+                1,
+                "{text}"
+            );
+        }
     }
 
     /// Trial 87 D2: a url that starts `https://` but names no host (`https://`,

@@ -113,6 +113,23 @@ impl Project {
                 ),
             ));
         }
+        // A base URL from a variable is written as `{OPENAI_BASE_URL}`, so the note on each
+        // answer, not its endpoint, is what says a stand-in gave it (trial 87 D3).
+        if let Some((r, o)) = logs
+            .iter()
+            .find_map(|r| r.stand_in_answer().map(|o| (r, o)))
+        {
+            return Err(crate::Error::input(
+                &r.path,
+                crate::error::Place::File,
+                format!(
+                    "{} answered at {}, noted as not the provider's own host: a stand-in, not \
+                     the provider, and its answers are never evidence; remove this run log",
+                    o.target,
+                    crate::probe::http::shown_url(&o.endpoint)
+                ),
+            ));
+        }
         // A hosted provider is never on this machine: such an answer came from a stand-in,
         // even when the log's `emulated` marker was removed.
         for r in &logs {
@@ -785,6 +802,59 @@ mod tests {
         // The provider's own host is evidence as before.
         write("api.mistral.ai");
         assert_eq!(project.runs().unwrap().len(), 1);
+    }
+
+    /// Trial 87 D3: a stand-in's log made with `OPENAI_BASE_URL` writes its endpoint as
+    /// `{OPENAI_BASE_URL}/…`; with its header's `emulated` flag removed it was folded in as
+    /// probe evidence. The note on its answers refuses it.
+    #[test]
+    fn a_stand_ins_answers_are_refused_without_the_header_flag() {
+        let committed = Project::new("cases", "reports");
+        let source = committed.runs().expect("the committed run logs read");
+        let text = std::fs::read_to_string(&source[0].path).unwrap();
+        let engine = "engine/jsonschema-2020-12";
+        let endpoint = source[0]
+            .observations
+            .iter()
+            .find(|o| o.target == engine)
+            .map(|o| o.endpoint.clone())
+            .expect("an engine observation");
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::new("cases", dir.path());
+        std::fs::create_dir(project.runs_dir()).unwrap();
+        let path = project.runs_dir().join("stand-in.jsonl");
+        let moved = text
+            .replace(engine, "openai/chat")
+            .replace(&endpoint, "{OPENAI_BASE_URL}/v1/chat/completions");
+        assert!(!moved.contains("\"emulated\":true"));
+        std::fs::write(&path, &moved).unwrap();
+        // Without the note, nothing in the log tells the stand-in apart.
+        assert_eq!(project.runs().unwrap().len(), 1);
+        let noted: String = moved
+            .lines()
+            .map(|line| {
+                let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+                if v["type"] == "observation" && v["target"] == "openai/chat" {
+                    let note = v["note"].as_str().map(str::to_string);
+                    v["note"] = crate::probe::http::noted(
+                        crate::probe::http::STAND_IN_NOTE,
+                        note.as_deref(),
+                    )
+                    .into();
+                }
+                format!("{v}\n")
+            })
+            .collect();
+        std::fs::write(&path, noted).unwrap();
+        let e = project.runs().unwrap_err().to_string();
+        assert!(
+            e.contains("stand-in.jsonl")
+                && e.contains(
+                    "openai/chat answered at {OPENAI_BASE_URL}/v1/chat/completions, noted as \
+                     not the provider's own host: a stand-in"
+                ),
+            "{e}"
+        );
     }
 
     /// A FIFO named like a case, a run log or a documented-evidence file is refused by name

@@ -430,13 +430,7 @@ pub fn live_targets(
                 settings.push((var.to_string(), value));
             }
         }
-        // A local server (it needs no credential) is probed on this machine by design.
-        let hosted = !matches!(route.settings().keyless, crate::target::wire::Keyless::Open);
-        if hosted
-            && cfg.base_overridden
-            && !cfg.base_url.is_empty()
-            && !http::is_providers_own(route.as_ref(), &cfg.base_url)
-        {
+        if http::is_stand_in(route.as_ref(), &cfg) {
             stand_ins.push((id.clone(), http::shown_url(&cfg.base_url)));
         }
         let mut opts = HttpOptions::for_base(&cfg.base_url);
@@ -1717,6 +1711,59 @@ mod tests {
                     "https://gateway.example.com".to_string()
                 )
             ]
+        );
+    }
+
+    /// Trial 87 D3: a stand-in set by `OPENAI_BASE_URL` (logged as `{OPENAI_BASE_URL}/…`) was
+    /// marked only by the header's `emulated` flag. Every answer of a stand-in is noted so,
+    /// whatever ended it (here the request budget, so nothing is sent); a target at the
+    /// provider's own host is not noted.
+    #[test]
+    fn every_answer_of_a_stand_in_set_by_a_variable_is_noted() {
+        let env: BTreeMap<String, String> = [
+            ("OPENAI_API_KEY", "tw-stand-in-test"),
+            ("OPENAI_BASE_URL", "http://127.0.0.1:9"),
+            ("MISTRAL_API_KEY", "tw-stand-in-test"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let a = args(&["--target", "openai/chat", "--target", "mistral/chat"]);
+        let client = http::client(Duration::from_secs(1)).expect("a client");
+        let live = live_targets(&a, &env, &client, &Budget::new(Some(0))).expect("targets");
+        let control = crate::case::Case {
+            id: "control/baseline".into(),
+            title: "control".into(),
+            family: "control".into(),
+            parameter: "control".into(),
+            placement: crate::case::Placement::Nested,
+            strict: false,
+            tools: vec![crate::case::baseline()],
+            instances: vec![],
+            notes: String::new(),
+            links: vec![],
+            path: PathBuf::new(),
+        };
+        let notes: Vec<(String, Option<String>)> = runtime().unwrap().block_on(async {
+            let mut notes = Vec::new();
+            for t in &live.targets {
+                let answer = t.probe(&control).await;
+                notes.push((t.record().id, answer.note));
+            }
+            notes
+        });
+        let [(openai, stand_in), (mistral, own)] = notes.as_slice() else {
+            panic!("two targets: {notes:?}");
+        };
+        assert_eq!(
+            (openai.as_str(), mistral.as_str()),
+            ("openai/chat", "mistral/chat")
+        );
+        let stand_in = stand_in.as_deref().unwrap_or_default();
+        assert!(stand_in.starts_with(http::STAND_IN_NOTE), "{stand_in}");
+        assert!(
+            own.as_deref().is_none_or(|n| !n.contains("stand-in")),
+            "{own:?}"
         );
     }
 

@@ -787,6 +787,17 @@ impl RunLog {
                 .is_some_and(|n| n.starts_with(crate::probe::http::EMULATED_NOTE))
         })
     }
+
+    /// The first observation noted as a stand-in's answer
+    /// ([`crate::probe::http::STAND_IN_NOTE`]: a hosted target whose base URL was not the
+    /// provider's own host), refused as evidence whatever the header says.
+    pub fn stand_in_answer(&self) -> Option<&Observation> {
+        self.observations.iter().find(|o| {
+            o.note
+                .as_deref()
+                .is_some_and(|n| n.starts_with(crate::probe::http::STAND_IN_NOTE))
+        })
+    }
 }
 
 /// Reads one run log, redacted as it is written ([`Redactor::redact_record`], key shapes and

@@ -48,13 +48,48 @@ pub const EMULATOR_HEADER: &str = "x-toolwire-emulator";
 /// How the note of every observation of a target served by `toolwire emulate` begins.
 pub const EMULATED_NOTE: &str = "emulated answer (toolwire emulate; not evidence)";
 
+/// How the note of every observation of a stand-in begins: a hosted target whose base URL,
+/// from `--base-url` or a variable such as `OPENAI_BASE_URL`, is not the provider's own host
+/// ([`is_stand_in`]). The log may write that URL as `{OPENAI_BASE_URL}` (a private setting),
+/// so without the note only the header's `emulated` flag would tell such answers from the
+/// provider's (trial 87 D3).
+pub const STAND_IN_NOTE: &str =
+    "stand-in answer (base URL not the provider's own host; not evidence)";
+
 /// `note` beginning with [`EMULATED_NOTE`] (once: a note that already does is kept).
 pub fn emulated_note(note: Option<&str>) -> String {
+    noted(EMULATED_NOTE, note)
+}
+
+/// `note` beginning with `mark` ([`EMULATED_NOTE`] or [`STAND_IN_NOTE`]; once: a note that
+/// already does is kept).
+pub fn noted(mark: &str, note: Option<&str>) -> String {
     match note {
-        Some(n) if n.starts_with(EMULATED_NOTE) => n.to_string(),
-        Some(n) => format!("{EMULATED_NOTE}; {n}"),
-        None => EMULATED_NOTE.to_string(),
+        Some(n) if n.starts_with(mark) => n.to_string(),
+        Some(n) => format!("{mark}; {n}"),
+        None => mark.to_string(),
     }
+}
+
+/// The mark an observation's note begins with when its answer is not evidence
+/// ([`EMULATED_NOTE`] or [`STAND_IN_NOTE`]), `None` for any other note.
+pub fn not_evidence_mark(note: Option<&str>) -> Option<&'static str> {
+    let note = note?;
+    [EMULATED_NOTE, STAND_IN_NOTE]
+        .into_iter()
+        .find(|m| note.starts_with(m))
+}
+
+/// Whether `route` configured as `cfg` is a stand-in: a hosted target (one that needs a
+/// credential; the local servers are probed on this machine by design) whose base URL was
+/// replaced, by `--base-url` or a variable, with one that is not the provider's own
+/// ([`is_providers_own`]). Whatever answers there (a mock, a relay, a gateway) answers in the
+/// provider's stead.
+pub fn is_stand_in(route: &dyn Route, cfg: &RouteConfig) -> bool {
+    !matches!(route.settings().keyless, Keyless::Open)
+        && cfg.base_overridden
+        && !cfg.base_url.is_empty()
+        && !is_providers_own(route, &cfg.base_url)
 }
 
 /// Response headers the answer readers look at.
@@ -562,6 +597,8 @@ pub struct HttpTarget {
     /// The last request URL and its parse: a route sends every case to the same URL, so it
     /// is parsed once rather than per request.
     parsed_url: std::sync::Mutex<Option<(String, reqwest::Url)>>,
+    /// [`is_stand_in`]: every answer is noted [`STAND_IN_NOTE`].
+    stand_in: bool,
 }
 
 impl HttpTarget {
@@ -620,7 +657,9 @@ impl HttpTarget {
             probe_path.split('?').next().unwrap_or("")
         ))
         .into_owned();
+        let stand_in = is_stand_in(route.as_ref(), &cfg);
         Ok(HttpTarget {
+            stand_in,
             limiter: Limiter::new(opts.rate),
             route,
             cfg,
@@ -1028,15 +1067,19 @@ impl ProbeTarget for HttpTarget {
     fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer> {
         Box::pin(async move {
             let answer = self.answer(case).await;
-            // Every answer of a target `toolwire emulate` serves, whatever ended it.
-            if self.saw_emulator() {
-                let note = emulated_note(answer.note.as_deref());
-                return Answer {
-                    note: Some(note),
-                    ..answer
-                };
+            // Every answer of a target `toolwire emulate` serves, or of a stand-in, whatever
+            // ended it.
+            let mark = if self.saw_emulator() {
+                EMULATED_NOTE
+            } else if self.stand_in {
+                STAND_IN_NOTE
+            } else {
+                return answer;
+            };
+            Answer {
+                note: Some(noted(mark, answer.note.as_deref())),
+                ..answer
             }
-            answer
         })
     }
 }

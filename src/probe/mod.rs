@@ -394,15 +394,14 @@ pub async fn run(
                 } else {
                     control_answer.verdict
                 };
-                // Noted as emulated, as the control was: never sent, still not evidence.
-                let emulated = (control_answer.note.as_deref())
-                    .is_some_and(|n| n.starts_with(http::EMULATED_NOTE));
+                // Noted as emulated or a stand-in's, as the control was: never sent, still not
+                // evidence.
+                let mark = http::not_evidence_mark(control_answer.note.as_deref());
                 for case in &selected[1..] {
                     let not_sent = format!("not sent: the control was {}", control_answer.verdict);
-                    let note = Some(if emulated {
-                        http::emulated_note(Some(&not_sent))
-                    } else {
-                        not_sent
+                    let note = Some(match mark {
+                        Some(mark) => http::noted(mark, Some(&not_sent)),
+                        None => not_sent,
                     });
                     // Nothing was sent, so nothing was answered: no status, error or path of
                     // its own (the control's are in the control's observation).

@@ -440,6 +440,11 @@ pub fn check_base_url(place: &str, base: &str) -> Result<()> {
             "expected an http:// or https:// URL (it holds whitespace or a control character)",
         );
     }
+    // The url crate skips extra slashes after an http(s) scheme: `https:///v1` would be the
+    // host `v1`, and the key would go there.
+    if base[base.find("://").map_or(0, |i| i + 3)..].starts_with(['/', '\\']) {
+        return bad("expected an http:// or https:// URL with a host (none before the path)");
+    }
     let url = match reqwest::Url::parse(base) {
         Ok(u) => u,
         Err(e) => return bad(&format!("expected an http:// or https:// URL ({e})")),
@@ -1380,6 +1385,8 @@ mod tests {
             ("http://host/v1?x=1", "query or fragment"),
             ("http://host/v1#f", "query or fragment"),
             ("http://host/a b", "whitespace"),
+            ("https:///v1", "with a host (none before the path)"),
+            ("http://\\\\v1", "with a host (none before the path)"),
         ] {
             let e = check_base_url("ollama/chat: OLLAMA_HOST=", bad).unwrap_err();
             assert!(matches!(e, Error::Usage(_)));

@@ -1685,7 +1685,9 @@ fn bedrock(text: &str) -> Vec<Raw> {
         } else {
             None
         };
-        let place = if rule.is_some() {
+        // `.json.type` names the root's `type`, where check reports a root of another type
+        // (as Google's `parameters.type: must be OBJECT` is placed): trial 88 D2.
+        let place = if c[2].is_empty() {
             Place::Root
         } else {
             Place::Pointer(pointer_from(c[2].split('.').skip(1)))
@@ -2771,6 +2773,20 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         notes.push(instance_root_note(root));
         *p = String::new();
         rule = Some("root-not-object");
+    }
+    // Bedrock says `.json.type` of a root without `type` too (`{}`): check reports that root
+    // as a whole, at `""`, so the message is placed there.
+    if rule == Some("root-not-object")
+        && pointer.as_deref() == Some("/type")
+        && let Some(Value::Object(root)) = tool.and_then(|t| t.schema)
+        && !root.contains_key("type")
+    {
+        notes.push(
+            "the request's schema has no `type` at its root for the message's `.type` to name: \
+             the root as a whole is the place"
+                .into(),
+        );
+        pointer = Some(String::new());
     }
     // The error's own number is the answer only without a request: a request that has no tool
     // there (noted above) shows the error is not about this request's tools.

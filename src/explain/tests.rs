@@ -445,6 +445,60 @@ fn anthropics_earlier_wording_of_an_invalid_schema_is_explained() {
     assert_eq!(old.fix, new.fix);
 }
 
+/// Trial 88 D2: Bedrock's `...inputSchema.json.type must be one of the following: object.`
+/// names the root's `type`, where `check --target bedrock/converse` reports `root-not-object`
+/// (before: at the root, `""`, located as the tool). A root without `type` (`{}`, which Bedrock
+/// answers so too) is placed at the root, where check reports it.
+#[test]
+fn bedrock_json_type_is_placed_at_the_roots_type() {
+    let text = "ValidationException: The value at toolConfig.tools.3.toolSpec.inputSchema.json.type must be one of the following: object.";
+    let request = json!({"toolConfig": {"tools": [
+        {"toolSpec": {"name": "a", "inputSchema": {"json": {"type": "object", "properties": {"q": {"type": "string"}}}}}},
+        {"toolSpec": {"name": "b", "inputSchema": {"json": {"type": "object"}}}},
+        {"cachePoint": {"type": "default"}},
+        {"toolSpec": {"name": "c", "inputSchema": {"json": {"type": "string"}}}}]}});
+    assert_eq!(
+        check_findings(&request, "bedrock/converse"),
+        [(3, "/type".to_string(), "root-not-object".to_string())]
+    );
+    for (request, target) in [
+        (Some(&request), Some("bedrock/converse")),
+        (Some(&request), None),
+        (None, None),
+    ] {
+        let e = &explain(request, text, target)[0];
+        assert_eq!(
+            (
+                e.tool_index,
+                e.pointer.as_deref(),
+                e.located,
+                e.rule.as_deref()
+            ),
+            (
+                Some(3),
+                Some("/type"),
+                Located::Path,
+                Some("root-not-object")
+            ),
+            "{request:?} {target:?}"
+        );
+    }
+    let untyped = json!({"toolConfig": {"tools": [
+        {"toolSpec": {"name": "t", "inputSchema": {"json": {}}}}]}});
+    for target in [Some("bedrock/converse"), None] {
+        let e = &explain(
+            Some(&untyped),
+            &text.replace("tools.3.", "tools.0."),
+            target,
+        )[0];
+        assert_eq!(
+            (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()),
+            (Some(0), Some(""), Some("root-not-object")),
+            "{target:?}"
+        );
+    }
+}
+
 #[test]
 fn bedrock_and_xai_paths() {
     let request = json!({"toolConfig": {"tools": [
@@ -456,7 +510,7 @@ fn bedrock_and_xai_paths() {
     )[0];
     assert_eq!(
         (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()),
-        (Some(0), Some(""), Some("root-not-object"))
+        (Some(0), Some("/type"), Some("root-not-object"))
     );
     let e = &explain(
         None,

@@ -335,8 +335,50 @@ pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwi
             blocked.extend(demands_on_the_object(part, &at, &names));
         }
         blocked.extend(conditionals_on_the_object(o, &n.pointer, &names, given));
+        // A branch's own `if`, which repair drops with its `then` and `else` (they mean
+        // nothing without it), is judged as given: after repair, `close` would find no `then`
+        // declaring the member the closed object refuses (trial 48 D13, trial 88 D1).
+        if branch_conditionals_name_others(o, &n.pointer, &names, given) {
+            blocked.extend(branches_on_the_object(o, &n.pointer, &names, given, &[]));
+        }
     }
     blocked
+}
+
+/// Whether a branch of the object schema `o` at `at` (declaring `names`) reaches, in
+/// `given` ([`branch_parts`]), an `if` whose `then` or `else` declares or requires a member
+/// `o` does not declare.
+fn branch_conditionals_name_others(
+    o: &Map<String, Value>,
+    at: &str,
+    names: &[String],
+    given: &Value,
+) -> bool {
+    ["anyOf", "oneOf", "allOf"].iter().any(|keyword| {
+        let Some(Value::Array(branches)) = o.get(*keyword) else {
+            return false;
+        };
+        let here = push_token(at, keyword);
+        branches.iter().enumerate().any(|(index, b)| {
+            let Value::Object(b) = b else { return false };
+            let branch = push_token(&here, &index.to_string());
+            branch_parts(b, &branch, given)
+                .unwrap_or_default()
+                .iter()
+                .filter(|p| p.contains_key("if"))
+                .flat_map(|p| ["then", "else"].into_iter().filter_map(|k| p.get(k)))
+                .filter_map(Value::as_object)
+                .any(|c| {
+                    let named = c
+                        .get("properties")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flat_map(|p| p.keys().map(String::as_str))
+                        .chain(required_names(c));
+                    named.into_iter().any(|n| !names.iter().any(|m| m == n))
+                })
+        })
+    })
 }
 
 /// The object schema `o` at `at` and every schema that applies to its value with it, with

@@ -5007,8 +5007,47 @@ fn keywords_a_draft_07_ignores_beside_a_ref_are_not_pooled_with_its_target() {
     }
 }
 
+/// Trial 88 D1: `then` and `else` go with a dropped `if` (without it they mean nothing,
+/// 2020-12 core §10.2.2.2-3), as compile drops them, each with a loss naming the condition it
+/// applied under, or none where it asserted nothing. Before, they were kept, and the report
+/// called the warnings a check of the output gives on them "written by repair".
+#[test]
+fn then_and_else_go_with_a_dropped_if() {
+    let p = profile(&["keyword-allowed: if"]);
+    let params = json!({"type":"object","properties":{"k":{"type":"string"},
+        "x":{"type":"integer"},"y":{"type":"integer"}},
+        "if":{"properties":{"k":{"const":"a"}}},"then":{"required":["x"]},"else":{}});
+    let r = repair_one(&tool("t", params), &p);
+    let out = r.tool.parameters.clone().unwrap();
+    assert!(
+        ["if", "then", "else"].iter().all(|k| out.get(k).is_none()),
+        "{out}"
+    );
+    let got: Vec<(&str, &str, Option<&str>)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.rule.as_str(), c.lost.as_deref()))
+        .collect();
+    assert_eq!(
+        got[1..],
+        [
+            (
+                "/then",
+                "",
+                Some(
+                    "the provider no longer enforces `then: {\"required\":[\"x\"]}` where \
+                     `if: {\"properties\":{\"k\":{\"const\":\"a\"}}}` holds (`toolwire args` \
+                     still checks it against the original schema)"
+                )
+            ),
+            ("/else", "", None),
+        ]
+    );
+    assert!(r.introduced.is_empty(), "{:?}", r.introduced);
+}
+
 /// A keyword whose meaning rests on a dropped one goes with it: `additionalProperties` beside
-/// a dropped `patternProperties`, `unevaluatedProperties` beside a dropped `if`,
+/// a dropped `patternProperties`, `then` and `unevaluatedProperties` beside a dropped `if`,
 /// `unevaluatedItems` beside a dropped `contains` (trial 51 D5: kept, they refused calls the
 /// schema accepts, exit 0, the loss saying only that the dropped keyword was not enforced).
 /// Each goes with a loss of its own and no rule; what accepts every value, or rests on a
@@ -5030,8 +5069,8 @@ fn what_rests_on_a_dropped_keyword_goes_with_it() {
                 "if":{"required":["a"]},"then":{"properties":{"b":{"type":"integer"}}},
                 "unevaluatedProperties":false}),
             json!({"a":"s","b":1}),
-            vec!["/if", "/unevaluatedProperties"],
-            vec!["then"],
+            vec!["/if", "/then", "/unevaluatedProperties"],
+            vec![],
         ),
         (
             "keyword-allowed: contains",
@@ -5058,7 +5097,7 @@ fn what_rests_on_a_dropped_keyword_goes_with_it() {
                 "allOf":[{"if":{"required":["a"]},"then":{"properties":{"b":{"type":"integer"}}}}],
                 "unevaluatedProperties":false}),
             json!({"a":"s","b":1}),
-            vec!["/allOf/0/if", "/unevaluatedProperties"],
+            vec!["/allOf/0/if", "/allOf/0/then", "/unevaluatedProperties"],
             vec!["allOf"],
         ),
         (
@@ -5067,7 +5106,7 @@ fn what_rests_on_a_dropped_keyword_goes_with_it() {
                 "$defs":{"C":{"if":{"required":["a"]},"then":{"properties":{"b":{"type":"integer"}}}}},
                 "$ref":"#/properties/v/$defs/C","unevaluatedProperties":false}),
             json!({"a":"s","b":1}),
-            vec!["/$defs/C/if", "/unevaluatedProperties"],
+            vec!["/$defs/C/if", "/$defs/C/then", "/unevaluatedProperties"],
             vec!["$ref"],
         ),
     ] {

@@ -1104,17 +1104,39 @@ fn drop_valued(tool: &Tool, rule: &str, node: &str, k: &str, v: &Value, describe
         let mut changes = vec![first];
         changes.extend(resting.iter().map(|r| {
             let (d, dv, on) = (&r.keyword, show(&r.value), &r.on);
+            let at = crate::json::push_token(&r.at, d);
+            // Resting on a keyword the draft never runs, it never ran either.
+            let enforced = inert.is_none();
             // No finding asked for it (no rule): `compile` does not call it the target's.
+            if let Some(when) = conditional_branch(d) {
+                // What the conditional required is said with its condition: the `if`'s own
+                // loss names only the condition, which alone requires nothing (trial 88 D1).
+                let asserts = !crate::schema::asserts_nothing(&r.value, only_annotates);
+                return change(
+                    &at,
+                    "",
+                    format!(
+                        "{} it applies only where `if` {when}, and without `if` it means nothing",
+                        dropped_too(d, &r.value)
+                    ),
+                    (enforced && asserts).then(|| {
+                        format!(
+                            "the provider no longer enforces `{d}: {dv}` where `if: {}` {when} \
+                             (`toolwire args` still checks it against the original schema)",
+                            show(v)
+                        )
+                    }),
+                );
+            }
             change(
-                &crate::json::push_token(&r.at, d),
+                &at,
                 "",
                 format!(
                     "{} it rests on {on}, and kept it would apply to what that keyword covered, \
                      refusing values the schema accepts",
                     dropped_too(d, &r.value)
                 ),
-                // Resting on a keyword the draft never runs, it never ran either.
-                inert.is_none().then(|| {
+                enforced.then(|| {
                     format!(
                         "the provider no longer enforces `{d}: {dv}` (`toolwire args` still \
                          checks it against the original schema)"
@@ -1420,13 +1442,18 @@ fn holds_unevaluated(v: &Value) -> bool {
 /// `prefixItems`, `additionalItems` those past an `items` list, and `unevaluatedProperties` /
 /// `unevaluatedItems` whatever no applicator evaluated, unless an `additionalProperties` (or
 /// `items`) kept beside them still evaluates all the rest. One accepting every value rests on
-/// nothing.
+/// nothing, but for `then` and `else`, which rest on `if` whatever they hold.
 fn rests(map: &Map<String, Value>, d: &str, on: &str, gone: &dyn Fn(&str) -> bool) -> bool {
     let Some(value) = map.get(d) else {
         return false;
     };
     let kept = |key: &str| map.contains_key(key) && !gone(key);
     let items_list = map.get("items").is_some_and(Value::is_array);
+    // Without `if`, `then` and `else` are ignored (2020-12 core §10.2.2.2-3), whatever they
+    // hold: kept, they are dead keywords a check of the output warns about as repair's.
+    if matches!(d, "then" | "else") {
+        return on == "if";
+    }
     !crate::schema::asserts_nothing(value, only_annotates)
         && match d {
             "additionalProperties" => ["properties", "patternProperties"].contains(&on),
@@ -1442,6 +1469,16 @@ fn rests(map: &Map<String, Value>, d: &str, on: &str, gone: &dyn Fn(&str) -> boo
             }
             _ => false,
         }
+}
+
+/// When the branch `d` of a conditional applies, in words following "where `if`": `then`
+/// where it holds, `else` where it fails (2020-12 core §10.2.2.2-3); `None` for another keyword.
+fn conditional_branch(d: &str) -> Option<&'static str> {
+    match d {
+        "then" => Some("holds"),
+        "else" => Some("fails"),
+        _ => None,
+    }
 }
 
 fn f_at(node: &str, k: &str) -> String {

@@ -722,8 +722,9 @@ static TOOL_PLACE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 /// For an error no template reads (cut short, reworded by a client) that still names a place
 /// in a tool of `request` whole (see [`TOOL_PLACE`]; a place the request's tool does not
 /// have may have lost its end, and is not guessed at): one explanation per finding of
-/// `check --target {target}` (`portable` without a target) at or below that place, with the
-/// finding's rule and fix, or one naming the place alone when check finds nothing there. A
+/// `check --target {target}` (`portable` without a target) at or below that place in the
+/// parameters schema (not those about the tool's name, description or the tool as a whole,
+/// which check also puts at `""`), with the finding's rule and fix, or one naming the place alone when check finds nothing there. A
 /// note says the message itself was not recognized. Empty when no such place is named.
 fn unrecognized_at_place(
     request: &Value,
@@ -755,7 +756,12 @@ fn unrecognized_at_place(
                 },
             )
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        // Findings about the tool's name or description (or the tool as a whole) carry the
+        // pointer `""` like the schema's root, but are not in the parameters schema at all.
+        .filter(|f| f.subject == crate::check::Subject::Schema)
+        .collect::<Vec<_>>();
     let check = match target {
         Some(t) => format!("`check --target {t}`"),
         None => "`check` (under `portable`)".to_string(),

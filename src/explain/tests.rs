@@ -2996,6 +2996,39 @@ fn an_unread_error_naming_a_whole_place_lists_checks_findings_there() {
     );
 }
 
+/// Trial 89 D4: an unread error whose place is the parameters schema's root lists no finding
+/// about the tool's name or description, which check also puts at `""` but which are not in
+/// the parameters schema; a clean schema is named alone, as a clean place below it is.
+#[test]
+fn an_unread_error_at_the_parameters_root_blames_no_name_or_description() {
+    let request = json!({"tools":[{"type":"function","function":{"name":"look.up","parameters":
+        {"type":"object","properties":{"q":{"type":"string"}}}}}]});
+    let error = r#"{"error":{"message":"Something went wrong with this tool.","type":"invalid_request_error","param":"tools[0].function.parameters","code":null}}"#;
+    let got = explain(Some(&request), error, Some("openai/chat"));
+    let found: Vec<_> = got
+        .iter()
+        .map(|e| (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()))
+        .collect();
+    assert_eq!(found, [(Some(0), Some(""), None)]);
+    assert!(
+        got[0].notes[0].ends_with("finds nothing there"),
+        "{:?}",
+        got[0].notes
+    );
+    // A finding in the schema at its root is still listed there.
+    let request = json!({"tools":[{"type":"function","function":{"name":"look.up","parameters":
+        {"type":"object","properties":{"q":{"type":"string"}},"required":["q","r"]}}}]});
+    let rules: Vec<_> = explain(Some(&request), error, Some("openai/chat"))
+        .into_iter()
+        .map(|e| e.rule)
+        .collect();
+    assert!(!rules.contains(&Some("name-invalid".into())), "{rules:?}");
+    assert!(
+        !rules.is_empty() && rules.iter().all(Option::is_some),
+        "{rules:?}"
+    );
+}
+
 /// A quoted name pattern fails by characters or by length; with the request at hand, a name
 /// of allowed characters only is explained as too long (apify/actor-mcp-server#11's message,
 /// with the name made 70 letters long).

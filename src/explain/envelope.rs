@@ -1178,8 +1178,18 @@ fn java_text_len(text: &str) -> Option<usize> {
     None
 }
 
-/// The fields a provider's envelope holds its message in.
-const MESSAGE_KEYS: [&str; 4] = ["message", "error", "detail", "msg"];
+/// The fields a provider's envelope, or a record that carries its message (a JSON log
+/// line), holds the message in: loggers write an error under `err` (Go's `log/slog`, zap's
+/// `zap.Error`), `exception` (Python's `python-json-logger`, structlog) or `reason`.
+const MESSAGE_KEYS: [&str; 7] = [
+    "message",
+    "error",
+    "err",
+    "exception",
+    "reason",
+    "detail",
+    "msg",
+];
 
 /// The other fields of a provider's envelope that [`collect`] reads (or that hold no message):
 /// never looked into for an envelope.

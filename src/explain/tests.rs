@@ -3645,6 +3645,31 @@ fn only_wrapped_line_breaks_are_unwrapped_byte_for_byte() {
     }
 }
 
+/// Trial 89 D3: a JSON log record carries its error under `err` (Go's `log/slog`), `exception`
+/// or `reason` as well as `error`: each is read as the record's message, not the whole record
+/// as plain text (which quoted the `"}` that closes it and found no rule).
+#[test]
+fn a_log_record_s_err_exception_or_reason_is_its_message() {
+    let message = "Invalid schema for function 'lookup': In context=('properties', 'q'), 'format' is not permitted.";
+    let request = json!({"tools":[{"type":"function","function":{"name":"lookup","parameters":
+        {"type":"object","properties":{"q":{"type":"string","format":"uri"}}}}}]});
+    for key in ["error", "err", "exception", "reason"] {
+        let mut log =
+            json!({"time": "2026-12-01T10:00:00Z", "level": "ERROR", "msg": "llm call failed"});
+        log[key] = message.into();
+        let text = log.to_string();
+        let got = explain(Some(&request), &text, None);
+        let [e] = got.as_slice() else {
+            panic!("{text}: {got:#?}")
+        };
+        assert_eq!(
+            (e.message.as_str(), e.rule.as_deref()),
+            (message, Some("format-unsupported")),
+            "{text}"
+        );
+    }
+}
+
 /// Text that is not the provider's was quoted as its words when the message ends in no stop
 /// (trial 41): a JSON log line's own `msg` beside its `error`, and a log's next line. Each
 /// is now left out; a wrap that goes on to a stop is still read as one line.

@@ -220,9 +220,9 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         if !tools.empty_lines.is_empty() {
             report["empty_lines"] = json!(tools.empty_lines);
         }
-        // Lines written as `[]` in the place of their refused tool (only when there are some).
+        // Lines that held tools and send none now (only when there are some).
         if !emptied.is_empty() {
-            report["emptied_lines"] = json!(emptied);
+            report["emptied_lines"] = emptied.iter().map(|e| e.line).collect();
         }
         if !tools.duplicate_keys.is_empty() {
             report["duplicate_keys"] = json!(tools.duplicate_keys);
@@ -405,19 +405,32 @@ fn dangling_note(line: Option<usize>, d: &tool_choice::Dangling) -> String {
 /// only the lines with a request.
 const EMPTY_LINE: &str = "[]";
 
-/// The report's line for the JSON Lines lines written as [`EMPTY_LINE`] (nothing for none).
-fn emptied_note(lines: &[usize]) -> String {
-    let Some(which) = crate::cli::check::which_lines(lines) else {
+/// The report's line for the JSON Lines lines whose every tool was refused and left out
+/// (nothing for none): which lines, and what each is written as (an empty tool list, or its
+/// request with one).
+fn emptied_note(emptied: &[Emptied]) -> String {
+    let lines: Vec<usize> = emptied.iter().map(|e| e.line).collect();
+    let Some(which) = crate::cli::check::which_lines(&lines) else {
         return String::new();
     };
-    let (held, each) = if lines.len() == 1 {
-        ("held one tool", "it is")
-    } else {
-        ("held one tool each", "each is")
+    let one = emptied.len() == 1;
+    let held = match (emptied.iter().all(|e| e.tools == 1), one) {
+        (true, true) => "held one tool, refused and left out",
+        (true, false) => "held one tool each, refused and left out",
+        (false, _) => "had every tool refused and left out",
+    };
+    let each = if one { "it is" } else { "each is" };
+    let written = match (
+        emptied.iter().all(|e| !e.request),
+        emptied.iter().all(|e| e.request),
+    ) {
+        (true, _) => format!("an empty tool list (`{EMPTY_LINE}`)"),
+        (_, true) => "its request with an empty tool list".to_string(),
+        _ => format!("an empty tool list (`{EMPTY_LINE}`, or inside its request)"),
     };
     format!(
-        "note: {which} {held}, refused and left out: {each} written as an empty tool list \
-         (`{EMPTY_LINE}`), so that output line N stays input line N's\n"
+        "note: {which} {held}: {each} written as {written}, so that output line N stays input \
+         line N's\n"
     )
 }
 
@@ -572,6 +585,18 @@ fn temp_file_error(dir: &Path, e: &std::io::Error) -> std::io::Error {
     std::io::Error::new(e.kind(), text)
 }
 
+/// A JSON Lines line that held tools and sends none now: every one was refused and left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Emptied {
+    /// The line's number, from 1.
+    line: usize,
+    /// How many tools it held.
+    tools: usize,
+    /// Written as its request with an empty tool list (`{"tools":[]}`), not as
+    /// [`EMPTY_LINE`] (a bare tool, or a tool list).
+    request: bool,
+}
+
 /// What [`render_tools`] wrote and found.
 struct Rendered {
     /// The output text; `None` when the document itself is left out (its only tool was
@@ -582,8 +607,8 @@ struct Rendered {
     changes: Vec<(usize, repair::Change)>,
     /// References to tools left out, each with its JSON Lines line (`None`: the document).
     dangling: Vec<(Option<usize>, tool_choice::Dangling)>,
-    /// The JSON Lines lines written as [`EMPTY_LINE`], their only tool left out.
-    emptied: Vec<usize>,
+    /// The JSON Lines lines whose every tool was left out, in line order.
+    emptied: Vec<Emptied>,
     /// Keys written twice whose other values the output dropped, each with its JSON Lines
     /// line ([`repair::duplicates::losses`]): a tool's are loss lines of that tool (in
     /// `changes` too), the request's are said on their own.
@@ -690,13 +715,23 @@ fn render_tools(
         let (here, after) = rest.split_at(n);
         rest = after;
         let tools: Vec<Placed<'_>> = here.iter().map(|(_, p)| *p).collect();
-        match one(line, Some(i + 1), first, &tools)? {
-            Some(written) => out.push_str(&written),
-            None => {
-                out.push_str(EMPTY_LINE);
-                emptied.push(i + 1);
-            }
+        // Every tool of the line left out: it sends none now, whatever shape it keeps (`[]`
+        // for a bare tool or a list, the request with an empty tool list), and the report
+        // names it (trial 89 D1: only the bare tool's line was named).
+        let all_left_out = !keep
+            && n > 0
+            && here
+                .iter()
+                .all(|(_, p)| p.repair.outcome == Outcome::Refused);
+        let written = one(line, Some(i + 1), first, &tools)?;
+        if all_left_out {
+            emptied.push(Emptied {
+                line: i + 1,
+                tools: n,
+                request: written.as_deref().is_some_and(|w| w != EMPTY_LINE),
+            });
         }
+        out.push_str(written.as_deref().unwrap_or(EMPTY_LINE));
         out.push_str(ending);
         first += n;
     }
@@ -1387,13 +1422,65 @@ mod tests {
                 ok
             ]
         );
-        assert_eq!(r.emptied, [2, 4]);
+        let lines: Vec<usize> = r.emptied.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [2, 4]);
         assert_eq!(
             emptied_note(&r.emptied),
             "note: lines 2, 4 held one tool each, refused and left out: each is written as an \
              empty tool list (`[]`), so that output line N stays input line N's\n"
         );
         assert_eq!(emptied_note(&[]), "");
+    }
+
+    /// Trial 89 D1: a tool list or a request whose every tool is refused and left out sends no
+    /// tool, as a refused bare tool's line does, and is named with it; before, only the bare
+    /// tool's line was (its writer alone answered "left out"), so `emptied_lines` missed the
+    /// ordinary shapes of JSON Lines of requests.
+    #[test]
+    fn json_lines_name_every_line_left_with_no_tool() {
+        let tool = |name: &str| {
+            format!(
+                r#"{{"name": "{name}", "description": "D.", "parameters": {{"type": "object", "properties": {{"l": {{"type": "array"}}}}}}}}"#
+            )
+        };
+        let ok = r#"{"name": "ok", "description": "D.", "parameters": {"type": "object"}}"#;
+        let listed = format!(r#"[{{"type": "function", "function": {}}}]"#, tool("r"));
+        let request = format!(r#"{{"tools": [{}], "model": "m"}}"#, tool("r"));
+        let two = format!("[{}, {}]", tool("b1"), tool("b2"));
+        let text = [tool("r"), listed, request, ok.to_string(), two].join("\n") + "\n";
+        let r = rendered("t.jsonl", &text);
+        let out = r.text.unwrap();
+        let written: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            written,
+            ["[]", "[]", r#"{"tools":[],"model":"m"}"#, ok, "[]"],
+            "{out}"
+        );
+        let e = |line, tools, request| Emptied {
+            line,
+            tools,
+            request,
+        };
+        assert_eq!(
+            r.emptied,
+            [
+                e(1, 1, false),
+                e(2, 1, false),
+                e(3, 1, true),
+                e(5, 2, false)
+            ]
+        );
+        assert_eq!(
+            emptied_note(&r.emptied),
+            "note: lines 1, 2, 3, 5 had every tool refused and left out: each is written as an \
+             empty tool list (`[]`, or inside its request), so that output line N stays input \
+             line N's\n"
+        );
+        assert_eq!(
+            emptied_note(&r.emptied[2..3]),
+            "note: line 3 held one tool, refused and left out: it is written as its request \
+             with an empty tool list, so that output line N stays input line N's\n"
+        );
     }
 
     #[test]

@@ -522,7 +522,8 @@ impl ArgsSchema {
     /// file resolution), so they are an error here: the problem names the `$ref` by its JSON
     /// Pointer ("remote $ref not followed: URL", "$ref to a missing definition: POINTER").
     /// A `$ref` chain that never reaches a schema (`A → B → A`, or one naming itself) is an
-    /// error too ([`crate::schema::broken_ref`]): a validator accepts anything there. Any
+    /// error too ([`crate::schema::reached_broken_ref`]): a validator accepts anything there;
+    /// not in a definition nothing refers to, which is never evaluated. Any
     /// other compile failure says "not valid JSON Schema" with the validator's reason.
     ///
     /// OpenAPI's `nullable: true` and draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum`
@@ -647,7 +648,8 @@ impl ArgsSchema {
         })?;
         // The validator accepts any value at a `$ref` loop: a schema that says nothing there.
         // And at a loop that never leaves the value, whose verdict JSON Schema leaves undefined.
-        if let Some((pointer, problem)) = crate::schema::broken_ref(schema)
+        // Both only where evaluation can reach: a definition nothing refers to is never run.
+        if let Some((pointer, problem)) = crate::schema::reached_broken_ref(schema)
             .or_else(|| undefined_recursive_ref(schema))
             .or_else(|| crate::schema::in_place::ref_loop(schema))
         {
@@ -5352,6 +5354,53 @@ mod tests {
         assert!(
             message.contains(&format!("`propertyNames` pattern `{key}`")),
             "{message}"
+        );
+    }
+
+    /// Trial 89 D2: a `$ref` loop or too long a chain inside a definition nothing refers to is
+    /// never evaluated, so the call is judged (as `compile`, which drops that definition,
+    /// sends the tool); before, `args` refused the schema, exit 2, no verdict. The same loop
+    /// reached from a property, and a dangling `$ref` in an unused definition (which `compile`
+    /// refuses too), are still refused.
+    #[test]
+    fn a_broken_ref_no_reference_reaches_leaves_the_call_judged() {
+        let v = json!({"v": {"type": "string"}});
+        let hops = crate::schema::refs::MAX_REF_HOPS;
+        let mut long = serde_json::Map::new();
+        for i in 0..=hops {
+            long.insert(
+                format!("L{i}"),
+                json!({"$ref": format!("#/$defs/L{}", i + 1)}),
+            );
+        }
+        long.insert(format!("L{}", hops + 1), json!({"type": "string"}));
+        for defs in [
+            json!({"D": {"$ref": "#/$defs/D"}}),
+            json!({"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}),
+            Value::Object(long),
+        ] {
+            let schema = json!({"type": "object", "properties": v, "$defs": defs});
+            let s =
+                ArgsSchema::new(&schema).unwrap_or_else(|p| panic!("{}: {}", p.pointer, p.message));
+            assert!(s.check(&json!({"v": "a"}), Coercions::NONE).is_valid());
+            let bad = json!({"v": 1});
+            let r = s.check(&bad, Coercions::NONE);
+            assert_eq!(places(&r), [("/v", "type")]);
+        }
+        let reached = json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/D"}},
+            "$defs": {"D": {"$ref": "#/$defs/D"}}});
+        let p = ArgsSchema::new(&reached).unwrap_err();
+        assert_eq!(p.pointer, "/properties/v/$ref");
+        assert!(
+            p.message.contains("never reaches a schema"),
+            "{}",
+            p.message
+        );
+        let dangling = json!({"type": "object", "properties": v,
+            "$defs": {"D": {"$ref": "#/nowhere"}}});
+        assert_eq!(
+            ArgsSchema::new(&dangling).unwrap_err().pointer,
+            "/$defs/D/$ref"
         );
     }
 

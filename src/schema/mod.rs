@@ -626,12 +626,42 @@ pub fn pattern_declaring<'o>(o: &'o Map<String, Value>, name: &str) -> Option<&'
 /// reference loop and offline models do not resolve references, so without this a broken
 /// one would pass as valid. `None` when every `$ref` reaches a schema within the limit.
 pub fn broken_ref(root: &Value) -> Option<(String, String)> {
+    broken_ref_where(root, |_| true)
+}
+
+/// [`broken_ref`] among the `$ref`s evaluation can reach: one inside a root definition no
+/// reference reaches ([`crate::compile::canonical::unreached_definitions`], which lists none
+/// when a reference anywhere is dangling, remote or not a local pointer, so those are still
+/// found) is never evaluated, so it cannot make a validator accept what it should not. `args`
+/// judges with this: `$defs: {D: {$ref: "#/$defs/D"}}` that nothing uses constrains nothing,
+/// as `compile` (which drops it) and `check`'s fix say (trial 89 D2).
+pub fn reached_broken_ref(root: &Value) -> Option<(String, String)> {
+    // Listed once, and only for a schema with a `$ref` in a definition.
+    let unreached = std::cell::OnceCell::new();
+    broken_ref_where(root, |pointer| {
+        crate::compile::canonical::definition_holding(pointer).is_none_or(|d| {
+            !unreached
+                .get_or_init(|| {
+                    crate::compile::canonical::unreached_definitions(root)
+                        .into_iter()
+                        .collect::<std::collections::HashSet<_>>()
+                })
+                .contains(&d)
+        })
+    })
+}
+
+/// [`broken_ref`] among the `$ref`s whose subschema's JSON Pointer `counts`.
+fn broken_ref_where(root: &Value, counts: impl Fn(&str) -> bool) -> Option<(String, String)> {
     let _declarations = refs::indexed(root);
     let walk = walk(root);
     for node in &walk.nodes {
         let Some(Value::String(reference)) = node.object().and_then(|o| o.get("$ref")) else {
             continue;
         };
+        if !counts(&node.pointer) {
+            continue;
+        }
         let chain = refs::follow_from(root, &node.pointer, reference);
         let problem = match &chain {
             refs::Chain::Reaches { schema, last, .. }

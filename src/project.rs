@@ -764,10 +764,9 @@ mod tests {
         );
     }
 
-    /// A run log whose `emulated` marker was removed by hand still shows where a hosted
-    /// target answered: a loopback address is a stand-in, and the log is refused.
-    #[test]
-    fn a_hosted_target_answering_on_loopback_is_refused_without_the_marker() {
+    /// The text of the first committed run log, the engine target it holds and that
+    /// engine's endpoint: a log for the tests below to move to a hosted target.
+    fn committed_engine_log() -> (String, &'static str, String) {
         let committed = Project::new("cases", "reports");
         let source = committed.runs().expect("the committed run logs read");
         let text = std::fs::read_to_string(&source[0].path).unwrap();
@@ -779,6 +778,14 @@ mod tests {
             .find(|o| o.target == engine)
             .map(|o| o.endpoint.clone())
             .expect("an engine observation");
+        (text, engine, endpoint)
+    }
+
+    /// A run log whose `emulated` marker was removed by hand still shows where a hosted
+    /// target answered: a loopback address is a stand-in, and the log is refused.
+    #[test]
+    fn a_hosted_target_answering_on_loopback_is_refused_without_the_marker() {
+        let (text, engine, endpoint) = committed_engine_log();
         let dir = tempfile::tempdir().unwrap();
         let project = Project::new("cases", dir.path());
         std::fs::create_dir(project.runs_dir()).unwrap();
@@ -809,16 +816,7 @@ mod tests {
     /// probe evidence. The note on its answers refuses it.
     #[test]
     fn a_stand_ins_answers_are_refused_without_the_header_flag() {
-        let committed = Project::new("cases", "reports");
-        let source = committed.runs().expect("the committed run logs read");
-        let text = std::fs::read_to_string(&source[0].path).unwrap();
-        let engine = "engine/jsonschema-2020-12";
-        let endpoint = source[0]
-            .observations
-            .iter()
-            .find(|o| o.target == engine)
-            .map(|o| o.endpoint.clone())
-            .expect("an engine observation");
+        let (text, engine, endpoint) = committed_engine_log();
         let dir = tempfile::tempdir().unwrap();
         let project = Project::new("cases", dir.path());
         std::fs::create_dir(project.runs_dir()).unwrap();

@@ -392,30 +392,20 @@ fn date_problem(date: &str) -> Option<String> {
 
 /// Why `url` (non-empty) cannot be cited as the page evidence came from, when it cannot: not
 /// an absolute `http://` or `https://` URL, one with whitespace or a control character, or
-/// one with no host before its path. Parsed by the `url` crate (through reqwest's re-export),
-/// which alone would read past two of these: it percent-encodes a space in a path, and for
-/// http(s) it skips extra slashes, taking `https:///issues/1` for the host `issues`.
+/// one with no host before its path ([`crate::probe::http::http_url`]). The scheme is
+/// written in lower case, as every cited page's is.
 fn url_problem(url: &str) -> Option<String> {
-    let Some(rest) = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))
-    else {
+    use crate::probe::http::{HttpUrlProblem, http_url};
+    if !(url.starts_with("https://") || url.starts_with("http://")) {
         return Some("is not an http(s) address".into());
-    };
-    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Some(
-            "holds whitespace or a control character (a space in a URL is written %20)".into(),
-        );
     }
-    if rest.is_empty() || rest.starts_with(['/', '\\']) {
-        return Some("names no host (expected http(s)://host/...)".into());
-    }
-    match reqwest::Url::parse(url) {
-        Err(err) => Some(format!("is not an http(s) address: {err}")),
-        Ok(u) if u.host_str().is_none_or(str::is_empty) => {
-            Some("names no host (expected http(s)://host/...)".into())
+    match http_url(url).err()? {
+        HttpUrlProblem::NotHttp => Some("is not an http(s) address".into()),
+        HttpUrlProblem::Whitespace => {
+            Some("holds whitespace or a control character (a space in a URL is written %20)".into())
         }
-        Ok(_) => None,
+        HttpUrlProblem::NoHost => Some("names no host (expected http(s)://host/...)".into()),
+        HttpUrlProblem::Unreadable(err) => Some(format!("is not an http(s) address: {err}")),
     }
 }
 

@@ -792,11 +792,9 @@ impl RunLog {
     /// ([`crate::probe::http::STAND_IN_NOTE`]: a hosted target whose base URL was not the
     /// provider's own host), refused as evidence whatever the header says.
     pub fn stand_in_answer(&self) -> Option<&Observation> {
-        self.observations.iter().find(|o| {
-            o.note
-                .as_deref()
-                .is_some_and(|n| n.starts_with(crate::probe::http::STAND_IN_NOTE))
-        })
+        use crate::probe::http::{STAND_IN_NOTE, not_evidence_mark};
+        (self.observations.iter())
+            .find(|o| not_evidence_mark(o.note.as_deref()) == Some(STAND_IN_NOTE))
     }
 }
 

@@ -431,33 +431,70 @@ pub fn check_no_userinfo(place: &str, base: &str, vars: &str) -> Result<()> {
 pub fn check_base_url(place: &str, base: &str) -> Result<()> {
     let shown = shown_url(base);
     let bad = |why: &str| Err(Error::Usage(format!("{place}{shown}: {why}")));
-    let lower = base.to_ascii_lowercase();
-    if !(lower.starts_with("http://") || lower.starts_with("https://")) {
-        return bad("expected an http:// or https:// URL");
-    }
-    if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return bad(
-            "expected an http:// or https:// URL (it holds whitespace or a control character)",
-        );
-    }
-    // The url crate skips extra slashes after an http(s) scheme: `https:///v1` would be the
-    // host `v1`, and the key would go there.
-    if base[base.find("://").map_or(0, |i| i + 3)..].starts_with(['/', '\\']) {
-        return bad("expected an http:// or https:// URL with a host (none before the path)");
-    }
-    let url = match reqwest::Url::parse(base) {
+    let url = match http_url(base) {
         Ok(u) => u,
-        Err(e) => return bad(&format!("expected an http:// or https:// URL ({e})")),
+        Err(HttpUrlProblem::NotHttp) => return bad("expected an http:// or https:// URL"),
+        Err(HttpUrlProblem::Whitespace) => {
+            return bad(
+                "expected an http:// or https:// URL (it holds whitespace or a control character)",
+            );
+        }
+        // The key would go to whatever the url crate took for the host (`https:///v1`: `v1`).
+        Err(HttpUrlProblem::NoHost) => {
+            return bad("expected an http:// or https:// URL with a host (none before the path)");
+        }
+        Err(HttpUrlProblem::Unreadable(e)) => {
+            return bad(&format!("expected an http:// or https:// URL ({e})"));
+        }
     };
-    if url.host_str().is_none_or(str::is_empty) {
-        return bad("expected an http:// or https:// URL with a host");
-    }
     if url.query().is_some() || url.fragment().is_some() || base.contains(['?', '#']) {
         return bad(
             "a base URL may not hold a query or fragment (`?`, `#`): the route's path is appended to it",
         );
     }
     Ok(())
+}
+
+/// Why a text is no absolute http(s) URL with a host ([`http_url`]).
+#[derive(Debug)]
+pub enum HttpUrlProblem {
+    /// It does not start `http://` or `https://` (in any case).
+    NotHttp,
+    /// It holds whitespace or a control character, which the url crate would percent-encode
+    /// in a path rather than refuse.
+    Whitespace,
+    /// No host before the path: `https://`, or `https:///issues/1`, which the url crate alone
+    /// reads as the host `issues` (it skips extra slashes after an http(s) scheme).
+    NoHost,
+    /// The url crate's own refusal.
+    Unreadable(<reqwest::Url as std::str::FromStr>::Err),
+}
+
+/// `url` parsed by the url crate (reqwest's re-export) when it is an absolute `http://` or
+/// `https://` URL with a host, with the two checks the crate alone would read past
+/// ([`HttpUrlProblem`]). Shared by base URLs ([`check_base_url`]) and the pages documented
+/// evidence cites.
+pub fn http_url(url: &str) -> std::result::Result<reqwest::Url, HttpUrlProblem> {
+    let scheme_len = ["http://", "https://"]
+        .into_iter()
+        .find(|s| {
+            url.get(..s.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(s))
+        })
+        .ok_or(HttpUrlProblem::NotHttp)?
+        .len();
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(HttpUrlProblem::Whitespace);
+    }
+    let rest = &url[scheme_len..];
+    if rest.is_empty() || rest.starts_with(['/', '\\']) {
+        return Err(HttpUrlProblem::NoHost);
+    }
+    match reqwest::Url::parse(url) {
+        Err(e) => Err(HttpUrlProblem::Unreadable(e)),
+        Ok(u) if u.host_str().is_none_or(str::is_empty) => Err(HttpUrlProblem::NoHost),
+        Ok(u) => Ok(u),
+    }
 }
 
 /// A base URL (or a value given for one) as a message may show it: userinfo masked,
